@@ -1,0 +1,1 @@
+"""Numba kernels: contiguous arrays in, arrays out; no validation, no Python objects."""

@@ -1,0 +1,74 @@
+"""The only place where Numba compilation options are set.
+
+Every kernel in :mod:`assay._kernels` is decorated with :func:`jit` (or
+:func:`jit_parallel`).  Options, fixed for the whole package:
+
+* ``cache=True`` -- compiled code is written to disk next to the sources (or to
+  Numba's user-wide cache directory) and reused by later processes.  When no
+  writable cache location exists (a read-only install without a writable home),
+  caching is switched off and a :class:`~assay.exceptions.CompilationCacheWarning`
+  says so once; results are unaffected, only start-up is slower.
+* ``nogil=True`` -- kernels release the GIL so callers may use threads.
+* ``error_model="numpy"`` -- division by zero gives inf/NaN as in NumPy instead of
+  raising; kernels never rely on Python exceptions.
+* no ``fastmath`` -- results must be reproducible and IEEE-exact.
+
+Kernels never call ``numba.get_num_threads()`` internally: Numba silently refuses to
+cache such functions.  Thread counts are passed in as arguments.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+
+from assay.exceptions import CompilationCacheWarning
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _cache_probe() -> int:  # pragma: no cover - only compiled, never called
+    return 0
+
+
+def _cache_is_usable() -> bool:
+    """Whether Numba finds a writable cache location for this directory's modules."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return True  # nothing is compiled, nothing to cache
+    try:
+        numba.njit(cache=True)(_cache_probe)
+    except RuntimeError:
+        return False
+    return True
+
+
+CACHE = _cache_is_usable()
+if not CACHE:
+    warnings.warn(
+        "assay cannot write compiled kernels to disk (the package directory and "
+        "Numba's user cache directory are read-only); every new process will "
+        "recompile them. Set NUMBA_CACHE_DIR to a writable directory to fix this.",
+        CompilationCacheWarning,
+        stacklevel=2,
+    )
+
+_OPTIONS: dict[str, Any] = {
+    "cache": CACHE,
+    "nogil": True,
+    "error_model": "numpy",
+    "fastmath": False,
+}
+
+
+def jit(function: F) -> F:
+    """Compile ``function`` with the package's options (serial kernel)."""
+    return numba.njit(**_OPTIONS)(function)  # type: ignore[no-any-return]
+
+
+def jit_parallel(function: F) -> F:
+    """Compile ``function`` with the package's options and ``parallel=True``."""
+    return numba.njit(parallel=True, **_OPTIONS)(function)  # type: ignore[no-any-return]

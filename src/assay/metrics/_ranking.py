@@ -1,0 +1,492 @@
+"""Areas and summaries of the ranking curves: AUC, partial AUC, AP, AUC-PR, EER.
+
+Each score is a single linear sweep over the tie groups of the sorted scores
+(:mod:`assay._kernels.ranking`); nothing is re-sorted and no curve is stored for
+AUC, AP and the trapezoidal AUC-PR.  Ties count one half everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from assay._kernels import ranking as kernels
+from assay._validation import (
+    as_1d,
+    as_probabilities,
+    as_sample_weight,
+    check_option,
+    check_same_length,
+    distinct_values,
+    format_values,
+)
+from assay.metrics._sorted import SortedBinary, sort_binary, sort_scores, warn_undefined
+
+__all__ = [
+    "average_precision_score",
+    "equal_error_rate",
+    "pr_auc_score",
+    "roc_auc_score",
+]
+
+_ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
+
+
+def _binary_auc(data: SortedBinary, max_fpr: float | None, stacklevel: int) -> float:
+    if not (data.has_positives and data.has_negatives):
+        warn_undefined(
+            "Only one class is present in `y_true`; ROC AUC is undefined (NaN returned).",
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    return float(kernels.roc_auc(*data.kernel_arguments, 1.0 if max_fpr is None else max_fpr))
+
+
+def _binary_average_precision(data: SortedBinary, stacklevel: int) -> float:
+    if not data.has_positives:
+        warn_undefined(
+            "No positive samples in `y_true`; average precision is undefined (NaN returned).",
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    return float(kernels.average_precision(*data.kernel_arguments))
+
+
+def _check_max_fpr(max_fpr: Any) -> float | None:
+    if max_fpr is None:
+        return None
+    if not isinstance(max_fpr, (int, float, np.floating, np.integer)) or not (
+        0.0 < float(max_fpr) <= 1.0
+    ):
+        raise ValueError(f"`max_fpr` must be in (0, 1]; got {max_fpr!r}.")
+    return float(max_fpr)
+
+
+class _MulticlassData:
+    """Validated multi-class problem: class codes, score matrix, weights, labels."""
+
+    def __init__(self, y_true: Any, y_score: Any, labels: Any, sample_weight: Any) -> None:
+        y = as_1d(y_true, "y_true")
+        scores = as_probabilities(y_score, "y_score", ndim=2)
+        n = check_same_length(y_true=y, y_score=scores)
+        self.weights = as_sample_weight(sample_weight, n)
+        row_sums = scores.sum(axis=1)
+        bad_rows = np.flatnonzero(np.abs(row_sums - 1.0) > _ROW_SUM_TOLERANCE)
+        if bad_rows.size:
+            row = int(bad_rows[0])
+            raise ValueError(
+                f"`y_score` rows must be probabilities summing to 1 over the classes; "
+                f"{bad_rows.size} rows do not (row {row} sums to {row_sums[row]:.6g})."
+            )
+        if labels is None:
+            classes = distinct_values(y)
+        else:
+            classes = as_1d(labels, "labels")
+            if distinct_values(classes).shape[0] != classes.shape[0]:
+                raise ValueError(f"`labels` must be unique; got {format_values(classes)}.")
+        if classes.shape[0] != scores.shape[1]:
+            source = "`labels`" if labels is not None else "`y_true`"
+            raise ValueError(
+                f"{source} has {classes.shape[0]} classes but `y_score` has "
+                f"{scores.shape[1]} columns; they must match."
+            )
+        sorter = np.argsort(classes, kind="stable")
+        position = np.searchsorted(classes, y, sorter=sorter)
+        position = np.minimum(position, classes.shape[0] - 1)
+        codes = sorter[position]
+        unknown = classes[codes] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"`y_true` contains labels not in `labels`: "
+                f"{format_values(distinct_values(y[unknown]))}."
+            )
+        self.codes = codes
+        self.scores = scores
+        self.classes = classes
+
+    def class_weight(self, mask: np.ndarray) -> float:
+        if self.weights is None:
+            return float(np.count_nonzero(mask))
+        return float(self.weights[mask].sum())
+
+    def one_vs_rest(self, column: int) -> SortedBinary:
+        return sort_scores(
+            self.codes == column, np.ascontiguousarray(self.scores[:, column]), self.weights
+        )
+
+    def micro(self) -> SortedBinary:
+        k = self.classes.shape[0]
+        indicator = (self.codes[:, None] == np.arange(k)[None, :]).ravel()
+        weights = None if self.weights is None else np.repeat(self.weights, k)
+        return sort_scores(indicator, self.scores.ravel(), weights)
+
+
+def _average(values: np.ndarray, weights: np.ndarray | None, average: str | None) -> Any:
+    if average is None:
+        return values
+    if average == "weighted":
+        assert weights is not None
+        return float(np.average(values, weights=weights))
+    return float(np.mean(values))
+
+
+def _one_vs_rest(
+    problem: _MulticlassData, summary: Any, average: str | None, stacklevel: int
+) -> Any:
+    if average == "micro":
+        return summary(problem.micro(), stacklevel + 1)
+    k = problem.classes.shape[0]
+    values = np.array([summary(problem.one_vs_rest(c), stacklevel + 1) for c in range(k)])
+    weights = np.array([problem.class_weight(problem.codes == c) for c in range(k)])
+    return _average(values, weights, average)
+
+
+def _one_vs_one(problem: _MulticlassData, average: str, stacklevel: int) -> float:
+    """Hand & Till (2001) M: mean over class pairs of (A(a|b) + A(b|a)) / 2."""
+    k = problem.classes.shape[0]
+    pair_values = []
+    pair_weights = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            rows = (problem.codes == a) | (problem.codes == b)
+            weights = None if problem.weights is None else problem.weights[rows]
+            codes = problem.codes[rows]
+            areas = [
+                _binary_auc(
+                    sort_scores(
+                        codes == c, np.ascontiguousarray(problem.scores[rows, c]), weights
+                    ),
+                    None,
+                    stacklevel + 1,
+                )
+                for c in (a, b)
+            ]
+            pair_values.append(0.5 * (areas[0] + areas[1]))
+            pair_weights.append(problem.class_weight(rows))
+    return float(_average(np.array(pair_values), np.array(pair_weights), average))
+
+
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    multi_class: str = "raise",
+    labels: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    """Area under the ROC curve, binary or multi-class (one-vs-rest or Hand & Till).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Targets. Binary targets with labels other than {0, 1}, {-1, 1} or booleans
+        need ``pos_label``; more than two classes need a 2-D ``y_score``.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Binary: scores of the positive class (any real values). Multi-class:
+        probabilities of each class, rows summing to 1, columns ordered like
+        ``labels``.
+    average : {"macro", "weighted", "micro"} or None, default="macro"
+        Multi-class only. "macro": unweighted mean over classes (or class pairs);
+        "weighted": weighted by class (pair) prevalence; "micro" (one-vs-rest only):
+        one binary AUC over the raveled indicator matrix; None (one-vs-rest only):
+        the per-class areas.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; zero-weight rows are ignored.
+    max_fpr : float in (0, 1], default=None
+        Binary only: the McClish-standardized partial area over FPR in [0, max_fpr].
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        Multi-class strategy; "raise" refuses multi-class input.
+    labels : array-like of shape (n_classes,), default=None
+        Multi-class only: the class of each column of ``y_score`` (default: sorted
+        distinct labels of ``y_true``).
+    pos_label : int, float, bool or str, default=None
+        Binary only: the positive class. (scikit-learn has no such argument and takes
+        the larger label as positive; assay asks rather than guesses.)
+
+    Returns
+    -------
+    float or ndarray
+        The area; an array of per-class areas for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        On invalid input or options (see the messages).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in ``y_true`` (or a class without rows in a one-vs-rest or
+        one-vs-one comparison): that area is NaN.
+
+    Notes
+    -----
+    Binary: ``AUC = sum_k N_k (2 TP_{k-1} + P_k) / (2 P N)`` over the tie groups
+    (descending scores), i.e. the trapezoidal area under the ROC curve, equal to the
+    Mann-Whitney probability that a positive scores above a negative with ties
+    counting one half (Wu, "Evaluation", section 3.2; Fawcett 2006). Weighted: each
+    (positive, negative) pair weighs the product of their weights.
+
+    Partial AUC (McClish 1989): the area ``A`` over FPR in [0, max_fpr] (linear
+    interpolation inside the crossing segment), reported as
+    ``0.5 (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2))``, as scikit-learn does.
+
+    One-vs-one (Hand & Till 2001): for each pair of classes (a, b), on the rows of a
+    and b only, ``A(a, b) = (AUC(a vs b, column a) + AUC(b vs a, column b)) / 2``;
+    "macro" averages the pairs, "weighted" weights them by their share of the total
+    weight. Unlike scikit-learn, sample weights are supported here.
+
+    References
+    ----------
+    D. J. Hand and R. J. Till, "A simple generalisation of the area under the ROC
+    curve for multiple class classification problems", Machine Learning 45 (2001).
+    D. K. McClish, "Analyzing a portion of the ROC curve", Medical Decision Making 9
+    (1989).
+
+    Examples
+    --------
+    >>> import assay
+    >>> assay.roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> assay.roc_auc_score([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])  # a tie counts 1/2
+    0.875
+    """
+    check_option(multi_class, "multi_class", ("raise", "ovr", "ovo"))
+    score_array = np.asarray(y_score)
+    multiclass_input = score_array.ndim == 2 and score_array.shape[1] > 1
+    if not multiclass_input:
+        y = as_1d(y_true, "y_true")
+        if y.dtype.kind != "f" and distinct_values(y).shape[0] > 2:
+            raise ValueError(
+                "`y_true` has more than two classes; pass `y_score` of shape "
+                "(n_samples, n_classes) with `multi_class='ovr'` or `'ovo'`."
+            )
+        max_fpr = _check_max_fpr(max_fpr)
+        data = sort_binary(y, score_array, pos_label=pos_label, sample_weight=sample_weight)
+        return _binary_auc(data, max_fpr, stacklevel=2)
+    if multi_class == "raise":
+        raise ValueError(
+            "`y_score` has one column per class: choose `multi_class='ovr'` "
+            "(one-vs-rest) or `multi_class='ovo'` (Hand & Till one-vs-one)."
+        )
+    if max_fpr is not None and max_fpr != 1:
+        raise ValueError("`max_fpr` (partial AUC) is defined for binary targets only.")
+    if multi_class == "ovr":
+        check_option(average, "average", ("macro", "weighted", "micro", None))
+    else:
+        check_option(average, "average", ("macro", "weighted"))
+    problem = _MulticlassData(y_true, score_array, labels, sample_weight)
+    if multi_class == "ovo":
+        return _one_vs_one(problem, average, stacklevel=2)  # type: ignore[arg-type]
+    return _one_vs_rest(
+        problem,
+        lambda data, level: _binary_auc(data, None, level),
+        average,
+        stacklevel=2,
+    )
+
+
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+) -> Any:
+    """Average precision: the step-sum summary of the precision-recall curve.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Targets (binary; or multi-class with a 2-D ``y_score``, one-vs-rest).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the positive class; or per-class probabilities for multi-class.
+    average : {"macro", "weighted", "micro"} or None, default="macro"
+        Multi-class averaging of the one-vs-rest values (as in :func:`roc_auc_score`).
+    pos_label : int, float, bool or str, default=None
+        Binary only: the positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; zero-weight rows are ignored.
+
+    Returns
+    -------
+    float or ndarray
+        AP, or the per-class values for ``average=None``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives AP is 0/0: NaN (scikit-learn returns 0 in that case).
+
+    Notes
+    -----
+    ``AP = sum_k (R_k - R_{k-1}) P_k`` with ``R_k = TP_k / P`` and
+    ``P_k = TP_k / (TP_k + FP_k)`` over the tie groups: rectangles, not trapezoids
+    (Wu, "Evaluation", exercise 5(b)). Identical to scikit-learn's
+    ``average_precision_score``. Other summaries of the same curve are available
+    through :func:`pr_auc_score`.
+
+    Examples
+    --------
+    >>> import assay
+    >>> round(assay.average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.833333
+    """
+    score_array = np.asarray(y_score)
+    if score_array.ndim == 2 and score_array.shape[1] > 1:
+        check_option(average, "average", ("macro", "weighted", "micro", None))
+        if pos_label not in (None, 1):
+            raise ValueError("`pos_label` applies to binary targets only; leave it as None.")
+        problem = _MulticlassData(y_true, score_array, None, sample_weight)
+        return _one_vs_rest(problem, _binary_average_precision, average, stacklevel=2)
+    data = sort_binary(y_true, score_array, pos_label=pos_label, sample_weight=sample_weight)
+    return _binary_average_precision(data, stacklevel=2)
+
+
+_PR_AUC_METHODS = ("trapezoid", "interpolated", "11-point")
+
+
+def pr_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "trapezoid",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+) -> float:
+    """Area under the precision-recall curve, by a named interpolation rule.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary targets.
+    y_score : array-like of shape (n_samples,)
+        Scores; higher means more positive.
+    method : {"trapezoid", "interpolated", "11-point"}, default="trapezoid"
+        "trapezoid": straight lines between consecutive points, starting from the
+        pseudo-point (recall 0, precision 1) (Wu, "Evaluation", exercise 5(a)).
+        "interpolated": all-point interpolated AP, precision at recall r replaced by
+        the best precision at any recall >= r (PASCAL VOC 2010 onwards).
+        "11-point": mean interpolated precision at recall 0, 0.1, ..., 1 (PASCAL VOC
+        2007).
+    pos_label : int, float, bool or str, default=None
+        The positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; zero-weight rows are ignored.
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives the area is undefined: NaN.
+
+    Notes
+    -----
+    With points ``(r_k, p_k)`` per tie group (recall ``TP_k / P``, precision
+    ``TP_k / (TP_k + FP_k)``):
+
+    * trapezoid: ``sum_k (r_k - r_{k-1}) (p_k + p_{k-1}) / 2``, ``(r_0, p_0) = (0, 1)``;
+    * interpolated: ``sum_k (r_k - r_{k-1}) max_{j >= k} p_j``, ``r_0 = 0``;
+    * 11-point: ``mean_{i=0..10} max {p_j : r_j >= i / 10}`` (0 if no such point).
+
+    The step sum of :func:`average_precision_score` is a fourth rule; the four
+    generally differ (see the user guide).
+
+    References
+    ----------
+    M. Everingham et al., "The PASCAL Visual Object Classes (VOC) Challenge",
+    IJCV 88 (2010).
+
+    Examples
+    --------
+    Table 3 of Wu's "Evaluation" chapter (class 1 positive):
+
+    >>> import assay
+    >>> labels = [1, 2, 1, 1, 2, 1, 2, 2, 1, 2]
+    >>> scores = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
+    >>> round(assay.pr_auc_score(labels, scores, pos_label=1), 6)
+    0.690556
+    """
+    check_option(method, "method", _PR_AUC_METHODS)
+    data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if not data.has_positives:
+        warn_undefined(
+            "No positive samples in `y_true`; the area under the precision-recall "
+            "curve is undefined (NaN returned)."
+        )
+        return float("nan")
+    if method == "trapezoid":
+        return float(kernels.pr_auc_trapezoid(*data.kernel_arguments))
+    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    if method == "interpolated":
+        return float(kernels.pr_auc_interpolated(tps, fps))
+    return float(kernels.pr_auc_eleven_point(tps, fps))
+
+
+def equal_error_rate(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "interpolate",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+) -> float:
+    """Equal error rate: where the false positive rate equals the false negative rate.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary targets.
+    y_score : array-like of shape (n_samples,)
+        Scores; higher means more positive.
+    method : {"interpolate", "nearest"}, default="interpolate"
+        "interpolate": the crossing of the ROC curve (drawn with straight segments)
+        with the line FPR = FNR. "nearest": the ROC point where |FPR - FNR| is
+        smallest (the first such point from the highest threshold), reported as
+        (FPR + FNR) / 2.
+    pos_label : int, float, bool or str, default=None
+        The positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; zero-weight rows are ignored.
+
+    Returns
+    -------
+    float
+        The EER in [0, 1]; lower is better.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With a single class the EER is undefined: NaN.
+
+    Notes
+    -----
+    The EER (or cross-over rate) is the value at which FPR = FNR = 1 - TPR, found
+    where the ROC curve meets the anti-diagonal from (0, 1) to (1, 0) (source text
+    001, section 5.7.2.1, Figure 5.15). The ROC points used are (0, 0) and one point
+    per tie group.
+
+    Examples
+    --------
+    >>> import assay
+    >>> assay.equal_error_rate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.5
+    """
+    check_option(method, "method", ("interpolate", "nearest"))
+    data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if not (data.has_positives and data.has_negatives):
+        warn_undefined(
+            "Only one class is present in `y_true`; the equal error rate is undefined "
+            "(NaN returned)."
+        )
+        return float("nan")
+    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    return float(kernels.equal_error_rate(tps, fps, method == "interpolate"))

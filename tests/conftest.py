@@ -1,0 +1,22 @@
+"""Test configuration shared by the whole suite."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles: "default" for the everyday run, "thorough" for `nox -s slow`.
+settings.register_profile(
+    "default",
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("ASSAY_HYPOTHESIS_PROFILE", "default"))
