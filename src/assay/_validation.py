@@ -137,8 +137,8 @@ def distinct_values(y: np.ndarray) -> np.ndarray:
     if y.dtype.kind in "iu" and y.shape[0] > 0:
         low, high = int(y.min()), int(y.max())
         span = high - low
-        if span < max(1 << 16, y.shape[0]):
-            counts = np.bincount((y - low).astype(np.intp, copy=False), minlength=span + 1)
+        if span < max(1 << 16, y.shape[0]) and high <= np.iinfo(np.intp).max:
+            counts = np.bincount(y.astype(np.intp, copy=False) - low, minlength=span + 1)
             return (np.flatnonzero(counts) + low).astype(y.dtype)
     return np.unique(y)
 
@@ -214,3 +214,61 @@ def check_zero_division(zero_division: Any) -> Any:
     raise ValueError(
         f"`zero_division` must be 'warn', 0, 1 or numpy.nan; got {zero_division!r}."
     )
+
+
+# --- Helpers shared by the confusion-matrix, cost and regression metrics. ---
+
+# Largest deviation of a row sum of probabilities from 1 that is accepted: float32
+# softmax outputs are off by a few 1e-7; anything beyond 1e-6 is not a distribution.
+PROBABILITY_ROW_SUM_TOLERANCE = 1e-6
+
+
+def check_class_labels(y: np.ndarray, name: str) -> None:
+    """Raise unless float labels are finite integers (class labels, not continuous values).
+
+    Only the error is produced here; callers decide themselves when to call it (for
+    example after a fast pass found a non-integral value).
+    """
+    if y.dtype.kind != "f":
+        return
+    _count_non_finite(y, name, "labels")
+    continuous = y != np.round(y)
+    if np.any(continuous):
+        example = y[continuous][0].item()
+        raise ValueError(
+            f"`{name}` holds continuous values (e.g. {example!r}); "
+            "this metric needs class labels."
+        )
+
+
+def as_finite_array(values: Any, name: str, what: str = "values", max_ndim: int = 2) -> np.ndarray:
+    """Non-empty, finite, numeric ``values`` as contiguous float64 with 1 to ``max_ndim`` axes.
+
+    A 1-D input stays 1-D.  ``what`` names the values in messages ("targets", "costs").
+    """
+    array = np.asarray(values)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
+    if not 1 <= array.ndim <= max_ndim:
+        allowed = "1-D" if max_ndim == 1 else f"1-D to {max_ndim}-D"
+        raise ValueError(f"`{name}` must be {allowed}, got an array of shape {array.shape}.")
+    if array.size == 0:
+        raise ValueError(f"`{name}` is empty; at least one value is needed.")
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    _count_non_finite(array, name, what)
+    return array
+
+
+def check_probability_rows(
+    probabilities: np.ndarray, name: str, tolerance: float = PROBABILITY_ROW_SUM_TOLERANCE
+) -> None:
+    """Raise unless every row of a 2-D probability array sums to 1 (within ``tolerance``)."""
+    deviation = np.abs(probabilities.sum(axis=1) - 1.0)
+    bad = np.flatnonzero(deviation > tolerance)
+    if bad.shape[0]:
+        row = int(bad[0])
+        raise ValueError(
+            f"`{name}` has {bad.shape[0]} rows that do not sum to 1 (e.g. row {row} sums to "
+            f"{float(probabilities[row].sum())!r}); each row must be a probability "
+            "distribution over the classes."
+        )

@@ -1,0 +1,75 @@
+"""The radix sort and the order-preserving keys of assay._kernels.sorting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from assay._kernels import sorting
+
+finite_or_infinite = st.floats(allow_nan=False, width=64)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite))
+def test_radix_sort_of_keys_is_descending_sort(values: np.ndarray) -> None:
+    keys = sorting.radix_sort(sorting.descending_keys(values))
+    expected = np.sort(values)[::-1]
+    # -0.0 and 0.0 share a key and come back as +0.0; compare as floats
+    np.testing.assert_array_equal(sorting.keys_to_scores(keys), expected)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite))
+def test_descending_order_is_a_stable_descending_argsort(values: np.ndarray) -> None:
+    order = sorting.descending_order(values)
+    # stable descending order == stable ascending argsort of the negated values,
+    # with -0.0 and 0.0 tied (negation maps both to zeros that compare equal)
+    expected = np.argsort(-values, kind="stable")
+    np.testing.assert_array_equal(order, expected)
+
+
+@given(
+    hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite),
+    st.integers(0, 2**32 - 1),
+)
+def test_payload_travels_with_its_key(values: np.ndarray, seed: int) -> None:
+    payload = np.random.default_rng(seed).random(values.shape[0])
+    keys = sorting.descending_keys(values)
+    moved = payload.copy()
+    sorting.radix_sort_with_payload(keys, moved)
+    order = np.argsort(-values, kind="stable")
+    np.testing.assert_array_equal(moved, payload[order])
+
+
+def test_signed_zeros_share_one_key() -> None:
+    keys = sorting.descending_keys(np.array([0.0, -0.0]))
+    assert keys[0] == keys[1]
+    assert sorting.key_to_score(keys[1]) == 0.0
+    assert not np.signbit(sorting.key_to_score(keys[1]))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [np.inf, 1e308, 1.0, 5e-324, 0.0, -5e-324, -1.0, -1e308, -np.inf],
+        [0.5] * 5,
+        [],
+        [3.0],
+    ],
+)
+def test_keys_are_order_preserving_on_extreme_values(values: list[float]) -> None:
+    array = np.array(values, dtype=np.float64)
+    keys = sorting.descending_keys(array)
+    # the values are listed from the highest down, so the keys must not decrease
+    assert [int(k) for k in keys] == sorted(int(k) for k in keys)
+    np.testing.assert_array_equal(sorting.keys_to_scores(keys), array)
+
+
+def test_large_input_uses_every_radix_pass() -> None:
+    # values spanning many exponents and both signs exercise all six digits
+    rng = np.random.default_rng(20261125)
+    values = rng.standard_normal(50_000) * np.exp(rng.uniform(-300, 300, 50_000))
+    keys = sorting.radix_sort(sorting.descending_keys(values))
+    np.testing.assert_array_equal(sorting.keys_to_scores(keys), np.sort(values)[::-1])

@@ -1,0 +1,181 @@
+"""Bad input to the ranking functions: clear errors; single classes: NaN and a warning."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import assay
+from assay import UndefinedMetricWarning
+
+BINARY_FUNCTIONS = [
+    assay.roc_curve,
+    assay.precision_recall_curve,
+    assay.det_curve,
+    assay.confusion_matrix_at_thresholds,
+    assay.roc_auc_score,
+    assay.average_precision_score,
+    assay.pr_auc_score,
+    assay.equal_error_rate,
+]
+binary_functions = pytest.mark.parametrize(
+    "function", BINARY_FUNCTIONS, ids=[f.__name__ for f in BINARY_FUNCTIONS]
+)
+
+
+@binary_functions
+@pytest.mark.parametrize(
+    "y_true, y_score, message",
+    [
+        ([0, 1, 1], [0.1, np.nan, np.nan], r"`y_score` contains 2 NaN values; scores must be"),
+        ([0, 1, 1], [0.1, np.inf, -np.inf], r"`y_score` contains 2 infinite values"),
+        ([], [], r"`y_true` is empty; at least one sample is needed"),
+        ([0, 1, 1], [0.1, 0.2], r"`y_true` and `y_score` have different lengths: 3 and 2"),
+        ([0.5, 1.0, 0.0], [0.1, 0.2, 0.3], r"`y_true` holds continuous values \(e\.g\. 0\.5\)"),
+        ([0, 1, 2], [0.1, 0.2, 0.3], r"`y_true` (holds 3 classes|has more than two classes)"),
+        (["a", "b", "b"], [0.1, 0.2, 0.3], r"pass `pos_label` to name the positive class"),
+        ([0, 1, 1], ["x", "y", "z"], r"`y_score` must be numeric; got dtype <U1"),
+        ([[0, 1], [1, 0]], [0.1, 0.2], r"`y_true` must be 1-D, got an array of shape \(2, 2\)"),
+    ],
+)
+def test_bad_targets_and_scores(function, y_true, y_score, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        function(y_true, y_score)
+
+
+@binary_functions
+def test_absent_pos_label(function) -> None:
+    with pytest.raises(ValueError, match=r"`pos_label`=2 is not one of the labels in `y_true`"):
+        function([0, 1, 1], [0.1, 0.2, 0.3], pos_label=2)
+
+
+@binary_functions
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ([1.0, -1.0, 2.0], r"`sample_weight` contains 1 negative values; weights must be non-ne"),
+        ([1.0, np.nan, 2.0], r"`sample_weight` contains 1 NaN values; weights must be finite"),
+        ([1.0, np.inf, 2.0], r"`sample_weight` contains 1 infinite values"),
+        ([0.0, 0.0, 0.0], r"`sample_weight` sums to zero; at least one weight must be positive"),
+        ([1.0, 1.0], r"`sample_weight` has length 2 but there are 3 samples"),
+    ],
+)
+def test_bad_weights(function, weights, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        function([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=weights)
+
+
+@pytest.mark.parametrize(
+    "function, message",
+    [
+        (assay.roc_auc_score, "Only one class is present in `y_true`; ROC AUC is undefined"),
+        (assay.equal_error_rate, "Only one class is present in `y_true`; the equal error"),
+        (assay.average_precision_score, "No positive samples in `y_true`; average precision"),
+        (assay.pr_auc_score, "No positive samples in `y_true`; the area under the precision"),
+    ],
+)
+def test_single_class_gives_nan_and_a_warning(function, message) -> None:
+    with pytest.warns(UndefinedMetricWarning, match=message):
+        value = function([0, 0, 0], [0.1, 0.2, 0.3])
+    assert np.isnan(value)
+
+
+def test_single_class_roc_auc_with_zero_weights_is_nan() -> None:
+    # the only positive has zero weight: it is absent
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+        assert np.isnan(assay.roc_auc_score([0, 1, 0], [0.1, 0.2, 0.3], sample_weight=[1, 0, 1]))
+
+
+def test_precision_measures_are_defined_without_negatives() -> None:
+    # every prediction is correct: precision 1 everywhere, AP = 1
+    assert assay.average_precision_score([1, 1, 1], [0.1, 0.2, 0.3]) == 1.0
+    assert assay.pr_auc_score([1, 1, 1], [0.1, 0.2, 0.3]) == 1.0
+
+
+def test_curves_of_a_single_class_warn_and_hold_nan() -> None:
+    with pytest.warns(UndefinedMetricWarning, match="No positive samples .* true positive"):
+        fpr, tpr, _ = assay.roc_curve([0, 0], [0.1, 0.2])
+    assert np.all(np.isnan(tpr)) and not np.any(np.isnan(fpr))
+    with pytest.warns(UndefinedMetricWarning, match="No negative samples .* false positive"):
+        fpr, tpr, _ = assay.roc_curve([1, 1], [0.1, 0.2])
+    assert np.all(np.isnan(fpr))
+    with pytest.warns(UndefinedMetricWarning, match="No positive samples .* recall"):
+        _, recall, _ = assay.precision_recall_curve([0, 0], [0.1, 0.2])
+    assert np.all(np.isnan(recall[:-1]))
+    with pytest.warns(UndefinedMetricWarning, match="No positive samples .* false negative"):
+        assay.det_curve([0, 0], [0.1, 0.2])
+    with pytest.warns(UndefinedMetricWarning, match="No negative samples .* false positive"):
+        assay.det_curve([1, 1], [0.1, 0.2])
+
+
+def test_warnings_point_at_the_caller() -> None:
+    with pytest.warns(UndefinedMetricWarning) as record:
+        assay.roc_auc_score([0, 0], [0.1, 0.2])
+    assert record[0].filename == __file__
+
+
+@pytest.mark.parametrize("max_fpr", [0, -0.5, 1.5, "half"])
+def test_bad_max_fpr(max_fpr) -> None:
+    with pytest.raises(ValueError, match=r"`max_fpr` must be in \(0, 1\]"):
+        assay.roc_auc_score([0, 1], [0.1, 0.2], max_fpr=max_fpr)
+
+
+def test_bad_method_names() -> None:
+    with pytest.raises(ValueError, match=r"`method` must be one of \['trapezoid', 'interp"):
+        assay.pr_auc_score([0, 1], [0.1, 0.2], method="average")
+    with pytest.raises(ValueError, match=r"`method` must be one of \['interpolate', 'nearest'"):
+        assay.equal_error_rate([0, 1], [0.1, 0.2], method="linear")
+
+
+PROBA = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3]])
+PROBA2 = np.array([[0.7, 0.3], [0.2, 0.8], [0.1, 0.9], [0.5, 0.5]])
+Y3 = np.array([0, 1, 2, 1])
+
+
+@pytest.mark.parametrize(
+    "kwargs, y_score, message",
+    [
+        ({}, PROBA, r"choose `multi_class='ovr'` \(one-vs-rest\) or `multi_class='ovo'`"),
+        ({"multi_class": "ovr", "max_fpr": 0.5}, PROBA, r"`max_fpr` \(partial AUC\) is defi"),
+        ({"multi_class": "ovo", "average": "micro"}, PROBA, r"`average` must be one of \['ma"),
+        ({"multi_class": "ovo", "average": None}, PROBA, r"`average` must be one of"),
+        ({"multi_class": "all"}, PROBA, r"`multi_class` must be one of \['raise', 'ovr', 'ovo'"),
+        ({"multi_class": "ovr"}, PROBA * 2, r"`y_score` contains 2 values outside \[0, 1\]"),
+        ({"multi_class": "ovr"}, PROBA * 0.5, r"`y_score` rows must be probabilities summing"),
+        ({"multi_class": "ovr"}, PROBA2, r"`y_true` has 3 classes but `y_score` has 2 col"),
+        ({"multi_class": "ovr", "labels": [0, 1, 1]}, PROBA, r"`labels` must be unique"),
+        ({"multi_class": "ovr", "labels": [0, 1, 5]}, PROBA, r"`y_true` contains labels not in"),
+        ({"multi_class": "ovr", "labels": [0, 1]}, PROBA, r"`labels` has 2 classes but `y_sc"),
+    ],
+)
+def test_multiclass_errors(kwargs, y_score, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        assay.roc_auc_score(Y3, y_score, **kwargs)
+
+
+def test_multiclass_nan_scores_are_rejected() -> None:
+    proba = PROBA.copy()
+    proba[0, 0] = np.nan
+    with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN values; probabilities"):
+        assay.roc_auc_score(Y3, proba, multi_class="ovr")
+
+
+def test_a_column_vector_of_scores_is_binary_input() -> None:
+    column = np.array([[0.1], [0.4], [0.35], [0.8]])
+    assert assay.roc_auc_score([0, 0, 1, 1], column) == 0.75
+    with pytest.raises(ValueError, match=r"`y_score` must be 1-D, got an array of shape"):
+        assay.roc_auc_score([0, 0, 1, 1], np.zeros((4, 1, 1)))
+
+
+def test_multiclass_average_precision_rejects_pos_label() -> None:
+    with pytest.raises(ValueError, match=r"`pos_label` applies to binary targets only"):
+        assay.average_precision_score(Y3, PROBA, pos_label=2)
+
+
+def test_multiclass_class_without_rows_is_nan_with_a_warning() -> None:
+    proba = np.hstack([PROBA, np.zeros((4, 1))])
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+        per_class = assay.roc_auc_score(
+            Y3, proba, multi_class="ovr", average=None, labels=[0, 1, 2, 3]
+        )
+    assert np.isnan(per_class[3]) and not np.any(np.isnan(per_class[:3]))
