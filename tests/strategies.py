@@ -50,7 +50,10 @@ def sample_weights(draw: st.DrawFn, n: int) -> np.ndarray | None:
                 hnp.arrays(
                     np.float64,
                     n,
-                    elements=st.floats(0.0, 10.0, allow_nan=False, allow_infinity=False),
+                    # subnormal weights lose precision in any float64 sum; excluded
+                    elements=st.floats(
+                        0.0, 10.0, allow_nan=False, allow_infinity=False, allow_subnormal=False
+                    ),
                 )
             ),
             dtype=np.float64,
@@ -99,3 +102,95 @@ def multiclass_labels(
     y_true = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
     y_pred = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
     return y_true, y_pred, draw(sample_weights(n))
+
+
+@st.composite
+def multiclass_ranking_data(
+    draw: st.DrawFn, max_n: int = 40, min_classes: int = 3, max_classes: int = 4
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_score, sample_weight)`` for one-vs-rest / one-vs-one AUC.
+
+    Every class appears in ``y_true`` with positive weight; each row of ``y_score``
+    holds probabilities (small integers divided by their row sum, so ties are common).
+    """
+    k = draw(st.integers(min_classes, max_classes))
+    n = draw(st.integers(k, max(k, max_n)))
+    y_true = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
+    y_true[:k] = np.arange(k)
+    counts = np.asarray(
+        draw(hnp.arrays(np.int64, (n, k), elements=st.integers(0, 3))), dtype=np.float64
+    )
+    counts[counts.sum(axis=1) == 0, 0] = 1.0
+    y_score = counts / counts.sum(axis=1, keepdims=True)
+    weight = draw(sample_weights(n))
+    if weight is not None:
+        weight[:k] = np.maximum(weight[:k], 1.0)
+    return y_true, y_score, weight
+
+
+# --- Class labels for the confusion-matrix metrics. ---
+
+# How codes 0..k-1 become labels: plain and shifted integers (a negative and a wide
+# range), booleans, floats holding integers, and strings.
+_LABEL_KINDS = ("int", "shifted", "wide", "bool", "float", "str")
+
+
+def _label_table(kind: str, k: int) -> np.ndarray:
+    codes = np.arange(k)
+    if kind == "int":
+        return codes
+    if kind == "shifted":
+        return codes - 2
+    if kind == "wide":  # wider than the direct-count span: goes through a lookup table
+        return codes * 1000 - 7
+    if kind == "bool":
+        return codes.astype(bool)
+    if kind == "float":
+        return codes.astype(np.float64) + 1.0
+    return np.array([f"c{code}" for code in codes])
+
+
+@st.composite
+def exact_sample_weights(draw: st.DrawFn, n: int) -> np.ndarray | None:
+    """None, integer weights in 0..3, or multiples of 1/8 in [0, 10]; never all zero.
+
+    Every sum of these weights is exact in float64, so weighted cells are exact and two
+    correct implementations agree to the last bit on them.
+    """
+    kind = draw(st.sampled_from(["none", "integer", "dyadic"]))
+    if kind == "none":
+        return None
+    high = 3 if kind == "integer" else 80
+    weights = np.asarray(
+        draw(hnp.arrays(np.int64, n, elements=st.integers(0, high))), dtype=np.float64
+    )
+    if kind == "dyadic":
+        weights /= 8.0
+    if not np.any(weights > 0):
+        weights[draw(st.integers(0, n - 1))] = 1.0
+    return weights
+
+
+@st.composite
+def class_labels(
+    draw: st.DrawFn,
+    min_n: int = 1,
+    max_n: int = 200,
+    min_classes: int = 1,
+    max_classes: int = 6,
+    kinds: tuple[str, ...] = _LABEL_KINDS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_pred, sample_weight)``: labels of one kind over 1 to 6 classes.
+
+    Predictions copy the truth with some probability, so both perfect and hopeless
+    classes occur; weights come from :func:`exact_sample_weights`.
+    """
+    kind = draw(st.sampled_from(kinds))
+    k = draw(st.integers(min_classes, 2 if kind == "bool" else max_classes))
+    n = draw(st.integers(min_n, max_n))
+    true_codes = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
+    pred_codes = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
+    copied = np.asarray(draw(hnp.arrays(np.bool_, n)))
+    pred_codes = np.where(copied, true_codes, pred_codes)
+    table = _label_table(kind, k)
+    return table[true_codes], table[pred_codes], draw(exact_sample_weights(n))

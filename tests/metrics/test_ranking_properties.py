@@ -274,3 +274,18 @@ def test_hand_and_till_by_hand() -> None:
     assert assay.roc_auc_score(y, proba, multi_class="ovo", average="weighted") == (
         pytest.approx((2 * 1 + 3 * 1 + 3 * 0.875) / 8, rel=1e-15)
     )
+
+
+@given(binary_ranking_data(both_classes=True), st.sampled_from([-1000, -500, 500, 1000]))
+def test_a_common_scale_of_the_weights_changes_nothing(data, exponent) -> None:
+    # Weights of 1e-300 or 1e300 would overflow or underflow the products of class
+    # totals (P * N) without the kernels' power-of-two rescaling. Scaling by a power of
+    # two is exact, so the results must be identical. (With other scales they agree to
+    # rounding, except that the 11-point rule compares recalls with the exact levels
+    # i / 10 and may flip where a recall sits on a level.)
+    y, s, w = data
+    w = np.ones(y.shape[0]) if w is None else w
+    w = np.where(w > 0, np.maximum(w, 1e-3), 0.0)  # scaled weights must stay normal floats
+    scaled = np.ldexp(w, exponent)
+    for name, metric in SCALAR_METRICS.items():
+        assert metric(y, s, scaled) == metric(y, s, w), name

@@ -22,11 +22,15 @@ from assay._kernels.sorting import descending_key, key_to_score, radix_sort_with
 
 
 @jit
-def split_scores(scores, positive, weights, use_weights):
+def split_scores(scores, positive, weights, use_weights, weight_scale):
     """Negated scores of positive and of negative rows (zero-weight rows dropped).
 
     Returns ``(positive_scores, negative_scores, positive_weights, negative_weights)``,
-    unsorted; the weight arrays are empty when ``use_weights`` is false.
+    unsorted; the weight arrays are empty when ``use_weights`` is false.  Weights are
+    multiplied by ``weight_scale``, a power of two (so exactly) chosen by the caller to
+    bring the largest weight near 1: every ranking quantity is invariant to a common
+    scale of the weights, and products of class totals then cannot overflow or
+    underflow for any realistic spread of weights.
     """
     n = scores.shape[0]
     n_positive = 0
@@ -50,12 +54,12 @@ def split_scores(scores, positive, weights, use_weights):
         if positive[i]:
             positive_scores[a] = -scores[i]
             if use_weights:
-                positive_weights[a] = weights[i]
+                positive_weights[a] = weights[i] * weight_scale
             a += 1
         else:
             negative_scores[b] = -scores[i]
             if use_weights:
-                negative_weights[b] = weights[i]
+                negative_weights[b] = weights[i] * weight_scale
             b += 1
     return positive_scores, negative_scores, positive_weights, negative_weights
 

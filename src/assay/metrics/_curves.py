@@ -25,7 +25,12 @@ __all__ = [
 
 
 def _counts(data: SortedBinary) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return kernels.cumulative_counts(*data.kernel_arguments)  # type: ignore[no-any-return]
+    """Thresholds and cumulative TP, FP in the caller's weight units."""
+    thresholds, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    if data.weight_scale != 1.0:  # undo the kernels' power-of-two scaling (exact)
+        tps /= data.weight_scale
+        fps /= data.weight_scale
+    return thresholds, tps, fps
 
 
 def confusion_matrix_at_thresholds(

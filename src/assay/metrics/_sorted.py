@@ -35,10 +35,17 @@ class SortedBinary(NamedTuple):
     positive_weights: np.ndarray
     negative_weights: np.ndarray
     use_weights: bool
+    weight_scale: float = 1.0  # weights were multiplied by this power of two
 
     @property
     def kernel_arguments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
-        return tuple(self)  # type: ignore[return-value]
+        return (
+            self.positive_scores,
+            self.negative_scores,
+            self.positive_weights,
+            self.negative_weights,
+            self.use_weights,
+        )
 
     @property
     def has_positives(self) -> bool:
@@ -54,8 +61,13 @@ def sort_scores(
 ) -> SortedBinary:
     """Split validated arrays by class and sort each part (the kernels' input)."""
     use_weights = weights is not None
+    weight_scale = 1.0
+    if weights is not None:
+        # a power of two taking the largest weight into [0.5, 1): exact, and it keeps
+        # products of class totals (P * N) far from overflow and underflow
+        weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
-        scores, positive, _EMPTY if weights is None else weights, use_weights
+        scores, positive, _EMPTY if weights is None else weights, use_weights, weight_scale
     )
     if use_weights:
         kernels.sort_with_weights(positive_scores, positive_weights)
@@ -64,7 +76,12 @@ def sort_scores(
         positive_scores.sort()
         negative_scores.sort()
     return SortedBinary(
-        positive_scores, negative_scores, positive_weights, negative_weights, use_weights
+        positive_scores,
+        negative_scores,
+        positive_weights,
+        negative_weights,
+        use_weights,
+        weight_scale,
     )
 
 
