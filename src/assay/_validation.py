@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from assay._kernels.labels import first_distinct
+
 __all__ = [
     "as_1d",
     "as_probabilities",
@@ -23,6 +25,7 @@ __all__ = [
     "check_same_length",
     "check_zero_division",
     "distinct_values",
+    "few_distinct_values",
     "format_values",
 ]
 
@@ -143,6 +146,19 @@ def distinct_values(y: np.ndarray) -> np.ndarray:
     return np.unique(y)
 
 
+def few_distinct_values(y: np.ndarray, limit: int) -> np.ndarray | None:
+    """Sorted distinct values of ``y`` if there are at most ``limit``, else None.
+
+    One early-stopping pass for numeric and boolean arrays (the common binary case);
+    other dtypes go through :func:`distinct_values`.
+    """
+    if y.dtype.kind in "biuf" and y.dtype.itemsize <= 8:
+        found = first_distinct(np.ascontiguousarray(y), limit)
+        return np.sort(found) if found.shape[0] <= limit else None
+    classes = distinct_values(y)
+    return classes if classes.shape[0] <= limit else None
+
+
 def _is_continuous(classes: np.ndarray) -> bool:
     return classes.dtype.kind == "f" and bool(np.any(classes != np.round(classes)))
 
@@ -161,7 +177,9 @@ def binary_target(
     y = as_1d(y_true, name)
     if y.dtype.kind == "f":
         _count_non_finite(y, name, "labels")
-    classes = distinct_values(y)
+    classes = few_distinct_values(y, 2)
+    if classes is None:  # more than two: find them all for the message
+        classes = distinct_values(y)
     if _is_continuous(classes):
         example = classes[classes != np.round(classes)][0].item()
         raise ValueError(

@@ -31,37 +31,33 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
     bring the largest weight near 1: every ranking quantity is invariant to a common
     scale of the weights, and products of class totals then cannot overflow or
     underflow for any realistic spread of weights.
+
+    One pass: positives fill one buffer from the front, negatives from the back (their
+    order does not matter, they are sorted next); the two parts are views of it.
     """
     n = scores.shape[0]
-    n_positive = 0
-    n_negative = 0
+    buffer = np.empty(n, dtype=np.float64)
+    weight_buffer = np.empty(n if use_weights else 0, dtype=np.float64)
+    front = 0
+    back = n
     for i in range(n):
-        if use_weights and weights[i] == 0.0:
-            continue
+        if use_weights:
+            weight = weights[i]
+            if weight == 0.0:
+                continue
         if positive[i]:
-            n_positive += 1
-        else:
-            n_negative += 1
-    positive_scores = np.empty(n_positive, dtype=np.float64)
-    negative_scores = np.empty(n_negative, dtype=np.float64)
-    positive_weights = np.empty(n_positive if use_weights else 0, dtype=np.float64)
-    negative_weights = np.empty(n_negative if use_weights else 0, dtype=np.float64)
-    a = 0
-    b = 0
-    for i in range(n):
-        if use_weights and weights[i] == 0.0:
-            continue
-        if positive[i]:
-            positive_scores[a] = -scores[i]
+            buffer[front] = -scores[i]
             if use_weights:
-                positive_weights[a] = weights[i] * weight_scale
-            a += 1
+                weight_buffer[front] = weight * weight_scale
+            front += 1
         else:
-            negative_scores[b] = -scores[i]
+            back -= 1
+            buffer[back] = -scores[i]
             if use_weights:
-                negative_weights[b] = weights[i] * weight_scale
-            b += 1
-    return positive_scores, negative_scores, positive_weights, negative_weights
+                weight_buffer[back] = weight * weight_scale
+    if use_weights:
+        return buffer[:front], buffer[back:], weight_buffer[:front], weight_buffer[back:]
+    return buffer[:front], buffer[back:], weight_buffer, weight_buffer
 
 
 @jit
@@ -118,26 +114,45 @@ def class_totals(a, b, wa, wb, use_weights):
 
 
 @jit
-def cumulative_counts(a, b, wa, wb, use_weights):
-    """Per tie group: threshold, TP_k and FP_k (cumulative), highest threshold first."""
-    capacity = a.shape[0] + b.shape[0]
-    thresholds = np.empty(capacity, dtype=np.float64)
-    true_positives = np.empty(capacity, dtype=np.float64)
-    false_positives = np.empty(capacity, dtype=np.float64)
+def count_groups(a, b):
+    """Number of tie groups (distinct values) across the two sorted arrays."""
     i = 0
     j = 0
-    k = 0
+    groups = 0
+    na = a.shape[0]
+    nb = b.shape[0]
+    while i < na or j < nb:
+        if i < na and (j >= nb or a[i] <= b[j]):
+            value = a[i]
+        else:
+            value = b[j]
+        while i < na and a[i] == value:
+            i += 1
+        while j < nb and b[j] == value:
+            j += 1
+        groups += 1
+    return groups
+
+
+@jit
+def cumulative_counts(a, b, wa, wb, use_weights):
+    """Per tie group: threshold, TP_k and FP_k (cumulative), highest threshold first."""
+    m = count_groups(a, b)
+    thresholds = np.empty(m, dtype=np.float64)
+    true_positives = np.empty(m, dtype=np.float64)
+    false_positives = np.empty(m, dtype=np.float64)
+    i = 0
+    j = 0
     tp = 0.0
     fp = 0.0
-    while i < a.shape[0] or j < b.shape[0]:
+    for k in range(m):
         value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
         tp += p
         fp += q
         thresholds[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
         true_positives[k] = tp
         false_positives[k] = fp
-        k += 1
-    return thresholds[:k].copy(), true_positives[:k].copy(), false_positives[:k].copy()
+    return thresholds, true_positives, false_positives
 
 
 @jit

@@ -19,6 +19,7 @@ from assay._validation import (
     check_option,
     check_same_length,
     distinct_values,
+    few_distinct_values,
     format_values,
 )
 from assay.metrics._sorted import SortedBinary, sort_binary, sort_scores, warn_undefined
@@ -260,7 +261,7 @@ def roc_auc_score(
     multiclass_input = score_array.ndim == 2 and score_array.shape[1] > 1
     if not multiclass_input:
         y = as_1d(y_true, "y_true")
-        if y.dtype.kind != "f" and distinct_values(y).shape[0] > 2:
+        if y.dtype.kind != "f" and few_distinct_values(y, 2) is None:
             raise ValueError(
                 "`y_true` has more than two classes; pass `y_score` of shape "
                 "(n_samples, n_classes) with `multi_class='ovr'` or `'ovo'`."

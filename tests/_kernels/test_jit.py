@@ -1,0 +1,42 @@
+"""Compilation options: kernels are cached on disk, or warn once when they cannot be."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+
+from assay import CompilationCacheWarning
+from assay._kernels import _jit
+from assay._kernels import ranking as ranking_kernels
+
+jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+@pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_kernels_are_cached_on_disk() -> None:
+    assert _jit.CACHE
+    assert type(ranking_kernels.roc_auc._cache).__name__ == "FunctionCache"
+    assert ranking_kernels.roc_auc.targetoptions["nogil"]
+    assert ranking_kernels.roc_auc.targetoptions["error_model"] == "numpy"
+
+
+@pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_no_writable_cache_location_switches_caching_off_with_a_warning(monkeypatch) -> None:
+    def refuse_cache(**options):
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return lambda function: function
+
+    monkeypatch.setattr(_jit.numba, "njit", refuse_cache)
+    assert _jit._cache_is_usable() is False
+    try:
+        with pytest.warns(CompilationCacheWarning, match="cannot write compiled kernels"):
+            reloaded = importlib.reload(_jit)
+        assert reloaded.CACHE is False
+        assert reloaded._OPTIONS["cache"] is False
+    finally:
+        monkeypatch.undo()
+        importlib.reload(_jit)
+    assert _jit.CACHE
