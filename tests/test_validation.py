@@ -100,3 +100,29 @@ def test_scores_are_contiguous_float64() -> None:
 
 def test_same_length_skips_missing_arrays() -> None:
     assert v.check_same_length(a=np.zeros(3), b=None, c=np.ones(3)) == 3
+
+
+@given(
+    hnp.arrays(
+        st.sampled_from([np.int64, np.int8, np.float64]),
+        st.integers(0, 60),
+        elements=st.integers(-2, 2),
+    ),
+    st.integers(1, 4),
+    st.booleans(),
+)
+def test_few_distinct_values(values: np.ndarray, limit: int, as_bool: bool) -> None:
+    if as_bool:
+        values = values > 0
+    expected = np.unique(values)
+    result = v.few_distinct_values(values, limit)
+    if expected.shape[0] > limit:
+        assert result is None
+    else:
+        assert result is not None
+        np.testing.assert_array_equal(result, expected)
+
+
+def test_few_distinct_values_of_strings() -> None:
+    np.testing.assert_array_equal(v.few_distinct_values(np.array(["b", "a", "b"]), 2), ["a", "b"])
+    assert v.few_distinct_values(np.array(["b", "a", "c"]), 2) is None
