@@ -1,0 +1,163 @@
+"""Development sessions for assay: ``nox -l`` lists them, ``nox -s NAME`` runs one.
+
+Every session runs in a fresh virtual environment made with the standard library's
+``venv`` from the interpreter that runs nox, so pip is all it needs.
+
+The default test command is written once, in README.md (the second command at the top),
+and read from there by this file and by ``.ci/run``, so the three never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import nox
+from nox.command import CommandFailed
+
+nox.needs_version = ">=2024.3"
+nox.options.default_venv_backend = "venv"
+nox.options.error_on_external_run = True
+nox.options.sessions = ["lint", "tests", "docs"]
+
+ROOT = Path(__file__).resolve().parent
+README = ROOT / "README.md"
+BENCHMARKS = ROOT / "benchmarks"
+MKDOCS_CONFIG = ROOT / "docs" / "_config" / "mkdocs.yml"
+LINT_PATHS = ("src", "tests", "benchmarks", "noxfile.py")
+
+# The line of README.md that installs the test dependencies and runs the tests.
+_TEST_LINE = re.compile(r'^pip install -e "\.\[test\]" && (?P<command>python -m pytest\b.*)$')
+
+
+def default_test_command() -> list[str]:
+    """The test command of README.md, split into arguments.
+
+    Returns
+    -------
+    list of str
+        For example ``["python", "-m", "pytest", "-m", "not slow"]``.
+
+    Raises
+    ------
+    RuntimeError
+        If README.md has no line ``pip install -e ".[test]" && python -m pytest ...``.
+    """
+    for line in README.read_text(encoding="utf-8").splitlines():
+        match = _TEST_LINE.match(line.strip())
+        if match:
+            return shlex.split(match["command"])
+    message = (
+        'README.md must contain the line `pip install -e ".[test]" && python -m pytest ...` '
+        "(the project's default test command); none was found."
+    )
+    raise RuntimeError(message)
+
+
+def run_all(session: nox.Session, commands: list[list[str]]) -> None:
+    """Run every command, even after one fails, then fail if any failed."""
+    failed = []
+    for command in commands:
+        try:
+            session.run(*command)
+        except CommandFailed:
+            failed.append(shlex.join(command))
+    if failed:
+        session.error("failed: " + "; ".join(failed))
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The default test run (README's command): every test not marked slow."""
+    session.install("-e", ".[test]")
+    session.run(*default_test_command(), *session.posargs)
+
+
+@nox.session
+def tests_nojit(session: nox.Session) -> None:
+    """The default test run with Numba's JIT off, measuring coverage of src/assay.
+
+    With ``NUMBA_DISABLE_JIT=1`` every kernel runs as plain Python, so coverage sees the
+    kernel bodies too.
+    """
+    session.install("-e", ".[test]", "pytest-cov")
+    session.run(
+        *default_test_command(),
+        "--cov=assay",
+        "--cov-branch",
+        "--cov-report=term-missing:skip-covered",
+        *session.posargs,
+        env={"NUMBA_DISABLE_JIT": "1"},
+    )
+
+
+@nox.session
+def slow(session: nox.Session) -> None:
+    """Only the tests marked slow, with the thorough hypothesis profile."""
+    session.install("-e", ".[test]")
+    session.log("pytest exit code 5 below would mean that no test is marked slow yet.")
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-m",
+        "slow",
+        *session.posargs,
+        env={"ASSAY_HYPOTHESIS_PROFILE": "thorough"},
+        success_codes=[0, 5],
+    )
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The benchmark suites in benchmarks/ (pytest-benchmark), against their peers.
+
+    Peers beyond the ``test`` extra (which already has scikit-learn, SciPy and
+    statsmodels) are listed in ``benchmarks/requirements.txt`` if that file exists.
+    Results are saved under ``.benchmarks/`` for the table in docs/performance.md.
+    """
+    if not BENCHMARKS.is_dir() or not any(BENCHMARKS.rglob("*.py")):
+        session.skip("benchmarks/ holds no benchmark modules yet")
+    session.install(".[test]")
+    requirements = BENCHMARKS / "requirements.txt"
+    if requirements.is_file():
+        session.install("-r", str(requirements.relative_to(ROOT)))
+    session.log("pytest exit code 5 below would mean that benchmarks/ holds no benchmark yet.")
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "benchmarks/",
+        "--benchmark-only",
+        "--benchmark-autosave",
+        # Collect bench_*.py as well as test_*.py modules.
+        "-o",
+        "python_files=test_*.py bench_*.py",
+        *session.posargs,
+        success_codes=[0, 5],
+    )
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff (lint and format check) on the code, mypy on src/."""
+    session.install("-e", ".[dev,plot]")
+    paths = [path for path in LINT_PATHS if (ROOT / path).exists()]
+    run_all(
+        session,
+        [
+            ["ruff", "check", *paths],
+            ["ruff", "format", "--check", *paths],
+            ["mypy", "src"],
+        ],
+    )
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation offline into site/; any warning is an error."""
+    session.install("-e", ".[docs]")
+    config = str(MKDOCS_CONFIG.relative_to(ROOT))
+    session.run("mkdocs", "build", "--strict", "--config-file", config, *session.posargs)
+    session.log(f"documentation written to {ROOT / 'site' / 'index.html'}")
