@@ -226,7 +226,7 @@ def check_zero_division(zero_division: Any) -> Any:
         if zero_division == "warn":
             return zero_division
     elif isinstance(zero_division, numbers.Real) and (
-        zero_division in (0, 1) or np.isnan(zero_division)
+        zero_division in (0, 1) or np.isnan(float(zero_division))
     ):
         return float(zero_division)
     raise ValueError(

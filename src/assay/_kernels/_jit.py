@@ -66,9 +66,9 @@ _OPTIONS: dict[str, Any] = {
 
 def jit(function: F) -> F:
     """Compile ``function`` with the package's options (serial kernel)."""
-    return numba.njit(**_OPTIONS)(function)  # type: ignore[no-any-return]
+    return numba.njit(**_OPTIONS)(function)
 
 
 def jit_parallel(function: F) -> F:
     """Compile ``function`` with the package's options and ``parallel=True``."""
-    return numba.njit(parallel=True, **_OPTIONS)(function)  # type: ignore[no-any-return]
+    return numba.njit(parallel=True, **_OPTIONS)(function)

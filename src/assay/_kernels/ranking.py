@@ -174,7 +174,7 @@ def roc_auc(a, b, wa, wb, use_weights, max_fpr):
     i = 0
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
-        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
         if max_fpr < 1.0 and fp + q > limit:
             if q > 0.0 and limit > fp:
                 dx = limit - fp
@@ -202,7 +202,7 @@ def average_precision(a, b, wa, wb, use_weights):
     i = 0
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
-        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
         tp += p
         fp += q
         if p > 0.0:
@@ -227,7 +227,7 @@ def pr_auc_trapezoid(a, b, wa, wb, use_weights):
     i = 0
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
-        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
         tp += p
         fp += q
         precision = tp / (tp + fp)
