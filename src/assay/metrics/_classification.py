@@ -1,0 +1,476 @@
+"""Accuracy, error rate, precision, recall and F-scores (scikit-learn's names).
+
+Each function counts the confusion matrix once (:mod:`assay.metrics._confusion`) and
+applies the matching function of the matrix from :mod:`assay.metrics._cell_metrics`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from assay._validation import check_option, check_zero_division
+from assay.metrics._cell_metrics import (
+    accuracy_from_confusion,
+    error_rate_from_confusion,
+    f1_from_confusion,
+    fbeta_from_confusion,
+    precision_from_confusion,
+    recall_from_confusion,
+)
+from assay.metrics._confusion import AVERAGES, averaging_options, labelled_confusion
+
+__all__ = [
+    "accuracy_score",
+    "error_rate",
+    "f1_score",
+    "fbeta_score",
+    "precision_score",
+    "recall_score",
+]
+
+
+def averaged_confusion(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    pos_label: Any,
+    average: str | None,
+    sample_weight: Any,
+    zero_division: Any,
+    averages: tuple[str | None, ...] = AVERAGES,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Check the options, count the matrix, and return it with the options of its metric."""
+    check_option(average, "average", averages)
+    zero_division = check_zero_division(zero_division)
+    binary = average == "binary"
+    confusion = labelled_confusion(
+        y_true, y_pred, labels=None if binary else labels, sample_weight=sample_weight
+    )
+    matrix, options = averaging_options(
+        confusion, average=average, pos_label=pos_label, labels_given=labels is not None
+    )
+    return matrix, {**options, "zero_division": zero_division}
+
+
+def accuracy_score(
+    y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
+) -> float:
+    """Fraction (or weighted count) of rows whose predicted class is the true class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (integers, booleans, strings; floats holding integers).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    normalize : bool, default=True
+        If False, return the (weighted) number of correct rows instead of the fraction.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    float
+        ``sum_j TP_j / n`` (weighted), or ``sum_j TP_j`` when ``normalize=False``.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or empty; continuous or non-finite float labels;
+        string and numeric labels mixed; negative, non-finite or all-zero weights.
+
+    Notes
+    -----
+    ``ACC = (1/n) sum_i I(y_i = yhat_i) = trace(C) / sum(C)`` for the confusion matrix
+    ``C`` (source 002, "Accuracy"; binary form ``(TP + TN) / n``).  It is always defined.
+
+    Examples
+    --------
+    >>> from assay.metrics import accuracy_score
+    >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
+    0.5
+    >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
+    2.0
+    """
+    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
+    return float(accuracy_from_confusion(confusion.matrix, normalize=normalize))
+
+
+def error_rate(
+    y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
+) -> float:
+    """Fraction (or weighted count) of misclassified rows: ``1 - accuracy``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    normalize : bool, default=True
+        If False, return the (weighted) number of misclassified rows.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    float
+        ``1 - accuracy_score(...)``, or ``n - sum_j TP_j`` when ``normalize=False``
+        (scikit-learn's ``zero_one_loss``).
+
+    Raises
+    ------
+    ValueError
+        As :func:`accuracy_score`.
+
+    Notes
+    -----
+    ``ERR = (1/n) sum_i I(y_i != yhat_i)``; binary form ``(FP + FN) / n`` (source 002,
+    "Error Rates").  Source 003's mailing example: confusion ``[[8, 2], [20, 970]]``
+    gives an error rate of 22/1000 = 2.2 %.
+
+    Examples
+    --------
+    >>> from assay.metrics import error_rate
+    >>> error_rate([0, 1, 2, 3], [0, 2, 1, 3])
+    0.5
+    >>> error_rate([1, 1, 0], [1, 0, 1], normalize=False, sample_weight=[1.0, 2.0, 0.5])
+    2.5
+    """
+    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
+    return float(error_rate_from_confusion(confusion.matrix, normalize=normalize))
+
+
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Precision ``TP / (TP + FP)``: the fraction of predicted members that are members.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (integers, booleans, strings; floats holding integers).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    labels : array-like, default=None
+        Classes to report and average over (for ``average != 'binary'``), in this order.
+        Classes absent from the data are allowed (their cells are 0); rows of unlisted
+        classes still count as negatives of every listed class.  Default: the sorted
+        union of the labels of ``y_true`` and ``y_pred``.
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average='binary'``; ignored otherwise.
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        None: one value per class.  'binary': the value of ``pos_label`` (the data may
+        hold at most two labels).  'micro': the metric of the cells summed over the
+        classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
+        weighted by the true support ``TP_j + FN_j``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+    zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
+        Value of a class whose denominator is zero.  'warn' gives 0.0 and warns.  NaN
+        values are left out of the 'macro' and 'weighted' averages.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The averaged precision, or one per class for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or empty; continuous or non-finite float labels;
+        string and numeric labels mixed; bad weights; an unknown ``average`` or
+        ``zero_division``; ``average='binary'`` with more than two labels, or a
+        ``pos_label`` that is not one of two present labels; ``labels`` empty or
+        repeated.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division='warn'``, when a class was never predicted (``TP + FP = 0``).
+
+    Notes
+    -----
+    ``Precision_j = TP_j / (TP_j + FP_j) = n_jj / |R_j|`` (source 002, "Precision";
+    source 000, section 3.3, eq. 17); micro average ``sum_j TP_j / sum_j (TP_j + FP_j)``
+    (source 003, "Micro-averaged performance measures").
+
+    Examples
+    --------
+    >>> from assay.metrics import precision_score
+    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    >>> precision_score([0, 1, 2, 2, 2], [0, 0, 2, 2, 1], average=None)
+    array([0.5, 0. , 1. ])
+    """
+    matrix, options = averaged_confusion(
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return precision_from_confusion(matrix, **options, stacklevel=3)
+
+
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Recall (sensitivity, true positive rate) ``TP / (TP + FN)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (integers, booleans, strings; floats holding integers).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    labels : array-like, default=None
+        Classes to report and average over (for ``average != 'binary'``), in this order.
+        Classes absent from the data are allowed (their cells are 0); rows of unlisted
+        classes still count as negatives of every listed class.  Default: the sorted
+        union of the labels of ``y_true`` and ``y_pred``.
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average='binary'``; ignored otherwise.
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        None: one value per class.  'binary': the value of ``pos_label`` (the data may
+        hold at most two labels).  'micro': the metric of the cells summed over the
+        classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
+        weighted by the true support ``TP_j + FN_j``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+    zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
+        Value of a class whose denominator is zero.  'warn' gives 0.0 and warns.  NaN
+        values are left out of the 'macro' and 'weighted' averages.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The averaged recall, or one per class for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or empty; continuous or non-finite float labels;
+        string and numeric labels mixed; bad weights; an unknown ``average`` or
+        ``zero_division``; ``average='binary'`` with more than two labels, or a
+        ``pos_label`` that is not one of two present labels; ``labels`` empty or
+        repeated.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division='warn'``, when a class has no true rows (``TP + FN = 0``).
+
+    Notes
+    -----
+    ``Recall_j = TP_j / (TP_j + FN_j) = n_jj / |D_j|`` (source 002, "Recall"; source 003,
+    "Sensitivity"; source 000, eq. 18).  The micro average equals the accuracy when all
+    classes are included.
+
+    Examples
+    --------
+    >>> from assay.metrics import recall_score
+    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    >>> recall_score([0, 1, 2, 2, 2], [0, 0, 2, 2, 1], average="macro")
+    0.5555555555555555
+    """
+    matrix, options = averaged_confusion(
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return recall_from_confusion(matrix, **options, stacklevel=3)
+
+
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """F1 score, the harmonic mean of precision and recall, ``2 TP / (2 TP + FP + FN)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (integers, booleans, strings; floats holding integers).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    labels : array-like, default=None
+        Classes to report and average over (for ``average != 'binary'``), in this order.
+        Classes absent from the data are allowed (their cells are 0); rows of unlisted
+        classes still count as negatives of every listed class.  Default: the sorted
+        union of the labels of ``y_true`` and ``y_pred``.
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average='binary'``; ignored otherwise.
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        None: one value per class.  'binary': the value of ``pos_label`` (the data may
+        hold at most two labels).  'micro': the metric of the cells summed over the
+        classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
+        weighted by the true support ``TP_j + FN_j``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+    zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
+        Value of a class whose denominator is zero.  'warn' gives 0.0 and warns.  NaN
+        values are left out of the 'macro' and 'weighted' averages.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The averaged F1, or one per class for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or empty; continuous or non-finite float labels;
+        string and numeric labels mixed; bad weights; an unknown ``average`` or
+        ``zero_division``; ``average='binary'`` with more than two labels, or a
+        ``pos_label`` that is not one of two present labels; ``labels`` empty or
+        repeated.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division='warn'``, when a class is neither true nor predicted
+        anywhere (``TP + FP + FN = 0``).
+
+    Notes
+    -----
+    ``F_j = 2 P_j R_j / (P_j + R_j) = 2 TP_j / (2 TP_j + FP_j + FN_j)`` computed from the
+    counts, so it is defined whenever the class occurs (source 002, "F-measure"; source
+    000, eq. 20).  The 'macro' average is source 002's "overall F-measure".
+
+    Examples
+    --------
+    >>> from assay.metrics import f1_score
+    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    >>> f1_score([0, 1, 2, 2, 2], [0, 0, 2, 2, 1], average="weighted")
+    0.6133333333333334
+    """
+    matrix, options = averaged_confusion(
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return f1_from_confusion(matrix, **options, stacklevel=3)
+
+
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """F-beta score: recall counts ``beta`` times as much as precision.
+
+    Parameters
+    ----------
+    beta : float
+        Non-negative weight of recall; 0 gives the precision, ``inf`` the recall.
+    y_true : array-like of shape (n_samples,)
+        True class labels (integers, booleans, strings; floats holding integers).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    labels : array-like, default=None
+        Classes to report and average over (for ``average != 'binary'``), in this order.
+        Classes absent from the data are allowed (their cells are 0); rows of unlisted
+        classes still count as negatives of every listed class.  Default: the sorted
+        union of the labels of ``y_true`` and ``y_pred``.
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average='binary'``; ignored otherwise.
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        None: one value per class.  'binary': the value of ``pos_label`` (the data may
+        hold at most two labels).  'micro': the metric of the cells summed over the
+        classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
+        weighted by the true support ``TP_j + FN_j``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, not all zero.
+    zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
+        Value of a class whose denominator is zero.  'warn' gives 0.0 and warns.  NaN
+        values are left out of the 'macro' and 'weighted' averages.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The averaged F-beta, or one per class for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or empty; continuous or non-finite float labels;
+        string and numeric labels mixed; bad weights; an unknown ``average`` or
+        ``zero_division``; ``average='binary'`` with more than two labels, or a
+        ``pos_label`` that is not one of two present labels; ``labels`` empty or
+        repeated.
+        Also for a negative or NaN ``beta``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division='warn'``, when the denominator is zero (for 0 < beta < inf:
+        the class is neither true nor predicted; for beta 0 or inf: as precision or
+        recall).
+
+    Notes
+    -----
+    ``F_beta = (1 + b^2) P R / (b^2 P + R) = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``
+    (source 000, section 3.3, eq. 21), computed from the counts.
+
+    Examples
+    --------
+    >>> from assay.metrics import fbeta_score
+    >>> fbeta_score([0, 1, 1, 0], [1, 1, 0, 0], beta=2.0)
+    0.5
+    >>> fbeta_score([1, 1, 1, 0], [1, 0, 0, 0], beta=0.5)
+    0.7142857142857143
+    """
+    if not (isinstance(beta, (int, float, np.integer, np.floating)) and beta >= 0):
+        raise ValueError(f"`beta` must be a non-negative number; got {beta!r}.")
+    matrix, options = averaged_confusion(
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return fbeta_from_confusion(matrix, beta=float(beta), **options, stacklevel=3)
