@@ -1,0 +1,129 @@
+"""Command line: ``assay demo``, ``assay selfcheck``, ``assay --version``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from assay._version import __version__
+
+DEMO_SEED = 20261125
+DEMO_SIZE = 1_000_000
+
+
+def _timed(function: Callable[[], Any]) -> tuple[Any, float, float]:
+    """Result, time of the first call (compilation included) and of a second call."""
+    start = time.perf_counter()
+    function()
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    result = function()
+    return result, first, time.perf_counter() - start
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, tuple):  # a curve
+        return f"{len(value[0]):,} points"
+    return f"{float(value):.6f}"
+
+
+def demo(n_samples: int = DEMO_SIZE, seed: int = DEMO_SEED, out: Any = None) -> int:
+    """Evaluate a synthetic binormal test set and print every main metric with timings."""
+    import assay
+    from assay.datasets import binormal_scores
+
+    out = out or sys.stdout
+    true_auc = 0.85
+    y_true, y_score = binormal_scores(n_samples, auc=true_auc, prevalence=0.2, rng=seed)
+    y_pred = (y_score >= 0.5).astype(np.int64)
+    print(
+        f"assay {__version__} demo: {n_samples:,} scored predictions from the binormal "
+        f"model\n(population AUC {true_auc}, prevalence 0.2, seed {seed}; "
+        "assay.datasets.binormal_scores)\n",
+        file=out,
+    )
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("roc_auc_score", lambda: assay.roc_auc_score(y_true, y_score)),
+        ("roc_auc_score(max_fpr=0.1)", lambda: assay.roc_auc_score(y_true, y_score, max_fpr=0.1)),
+        ("average_precision_score", lambda: assay.average_precision_score(y_true, y_score)),
+        ("pr_auc_score(trapezoid)", lambda: assay.pr_auc_score(y_true, y_score)),
+        (
+            "pr_auc_score(interpolated)",
+            lambda: assay.pr_auc_score(y_true, y_score, method="interpolated"),
+        ),
+        ("pr_auc_score(11-point)", lambda: assay.pr_auc_score(y_true, y_score, method="11-point")),
+        ("equal_error_rate", lambda: assay.equal_error_rate(y_true, y_score)),
+        ("roc_curve", lambda: tuple(assay.roc_curve(y_true, y_score))),
+        ("precision_recall_curve", lambda: tuple(assay.precision_recall_curve(y_true, y_score))),
+    ]
+    for name in (
+        "accuracy_score",
+        "precision_score",
+        "recall_score",
+        "specificity_score",
+        "f1_score",
+        "matthews_corrcoef",
+    ):
+        metric = getattr(assay, name, None)
+        if metric is not None:
+            cases.append((f"{name} (score >= 0.5)", lambda m=metric: m(y_true, y_pred)))
+    width = max(len(name) for name, _ in cases)
+    print(f"{'metric':<{width}}  {'value':>14}  {'first call':>11}  {'next call':>10}", file=out)
+    for name, function in cases:
+        value, first, second = _timed(function)
+        print(
+            f"{name:<{width}}  {_format_value(value):>14}  {first:>10.3f}s  {second:>9.3f}s",
+            file=out,
+        )
+    print(
+        "\nThe first call includes compiling (or loading from the disk cache) the kernels.",
+        file=out,
+    )
+    return 0
+
+
+def selfcheck(n_trials: int = 200, seed: int = DEMO_SEED, out: Any = None) -> int:
+    """Run every kernel-backed function against assay.reference; 1 on any disagreement."""
+    from assay._selfcheck import run_selfcheck
+
+    failures = run_selfcheck(n_trials=n_trials, seed=seed, out=out or sys.stdout)
+    return 1 if failures else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="assay",
+        description="Fast, statistically honest evaluation of classifiers and regressors.",
+    )
+    parser.add_argument("--version", action="version", version=f"assay {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    demo_parser = commands.add_parser(
+        "demo", help="evaluate a built-in synthetic test set of 1,000,000 predictions"
+    )
+    demo_parser.add_argument("--n-samples", type=int, default=DEMO_SIZE)
+    demo_parser.add_argument("--seed", type=int, default=DEMO_SEED)
+    check_parser = commands.add_parser(
+        "selfcheck", help="check every kernel against the slow reference implementation"
+    )
+    check_parser.add_argument("--n-trials", type=int, default=200)
+    check_parser.add_argument("--seed", type=int, default=DEMO_SEED)
+    arguments = parser.parse_args(argv)
+    if arguments.command == "demo":
+        if arguments.n_samples < 1:
+            parser.error("--n-samples must be at least 1")
+        return demo(arguments.n_samples, arguments.seed)
+    if arguments.command == "selfcheck":
+        if arguments.n_trials < 1:
+            parser.error("--n-trials must be at least 1")
+        return selfcheck(arguments.n_trials, arguments.seed)
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
