@@ -34,7 +34,15 @@ __all__ = [
 _ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
 
 
-def _binary_auc(data: SortedBinary, max_fpr: float | None, stacklevel: int) -> float:
+# --- Each ranking metric as a function of the sorted data (one weighted sweep). ---
+# ``stacklevel`` counts from the function's own frame as in :func:`warnings.warn`
+# (2: its caller). A resampling procedure calls these with replicate weights.
+
+
+def roc_auc_from_sorted(
+    data: SortedBinary, *, max_fpr: float | None = None, stacklevel: int = 2
+) -> float:
+    """ROC AUC (or McClish partial AUC) of sorted data; NaN and a warning for one class."""
     if not (data.has_positives and data.has_negatives):
         warn_undefined(
             "Only one class is present in `y_true`; ROC AUC is undefined (NaN returned).",
@@ -44,7 +52,8 @@ def _binary_auc(data: SortedBinary, max_fpr: float | None, stacklevel: int) -> f
     return float(kernels.roc_auc(*data.kernel_arguments, 1.0 if max_fpr is None else max_fpr))
 
 
-def _binary_average_precision(data: SortedBinary, stacklevel: int) -> float:
+def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) -> float:
+    """Step-sum AP of sorted data; NaN and a warning without positives."""
     if not data.has_positives:
         warn_undefined(
             "No positive samples in `y_true`; average precision is undefined (NaN returned).",
@@ -52,6 +61,40 @@ def _binary_average_precision(data: SortedBinary, stacklevel: int) -> float:
         )
         return float("nan")
     return float(kernels.average_precision(*data.kernel_arguments))
+
+
+def pr_auc_from_sorted(
+    data: SortedBinary, *, method: str = "trapezoid", stacklevel: int = 2
+) -> float:
+    """Area under the PR curve of sorted data by ``method``; NaN without positives."""
+    if not data.has_positives:
+        warn_undefined(
+            "No positive samples in `y_true`; the area under the precision-recall "
+            "curve is undefined (NaN returned).",
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    if method == "trapezoid":
+        return float(kernels.pr_auc_trapezoid(*data.kernel_arguments))
+    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    if method == "interpolated":
+        return float(kernels.pr_auc_interpolated(tps, fps))
+    return float(kernels.pr_auc_eleven_point(tps, fps))
+
+
+def equal_error_rate_from_sorted(
+    data: SortedBinary, *, method: str = "interpolate", stacklevel: int = 2
+) -> float:
+    """EER of sorted data by ``method``; NaN and a warning for one class."""
+    if not (data.has_positives and data.has_negatives):
+        warn_undefined(
+            "Only one class is present in `y_true`; the equal error rate is undefined "
+            "(NaN returned).",
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    return float(kernels.equal_error_rate(tps, fps, method == "interpolate"))
 
 
 def _check_max_fpr(max_fpr: Any) -> float | None:
@@ -136,9 +179,11 @@ def _one_vs_rest(
     problem: _MulticlassData, summary: Any, average: str | None, stacklevel: int
 ) -> Any:
     if average == "micro":
-        return summary(problem.micro(), stacklevel + 1)
+        return summary(problem.micro(), stacklevel=stacklevel + 1)
     k = problem.classes.shape[0]
-    values = np.array([summary(problem.one_vs_rest(c), stacklevel + 1) for c in range(k)])
+    values = np.array(
+        [summary(problem.one_vs_rest(c), stacklevel=stacklevel + 1) for c in range(k)]
+    )
     weights = np.array([problem.class_weight(problem.codes == c) for c in range(k)])
     return _average(values, weights, average)
 
@@ -154,12 +199,11 @@ def _one_vs_one(problem: _MulticlassData, average: str, stacklevel: int) -> floa
             weights = None if problem.weights is None else problem.weights[rows]
             codes = problem.codes[rows]
             areas = [
-                _binary_auc(
+                roc_auc_from_sorted(
                     sort_scores(
                         codes == c, np.ascontiguousarray(problem.scores[rows, c]), weights
                     ),
-                    None,
-                    stacklevel + 1,
+                    stacklevel=stacklevel + 1,
                 )
                 for c in (a, b)
             ]
@@ -268,7 +312,7 @@ def roc_auc_score(
             )
         max_fpr = _check_max_fpr(max_fpr)
         data = sort_binary(y, score_array, pos_label=pos_label, sample_weight=sample_weight)
-        return _binary_auc(data, max_fpr, stacklevel=2)
+        return roc_auc_from_sorted(data, max_fpr=max_fpr, stacklevel=2)
     if multi_class == "raise":
         raise ValueError(
             "`y_score` has one column per class: choose `multi_class='ovr'` "
@@ -283,12 +327,7 @@ def roc_auc_score(
     problem = _MulticlassData(y_true, score_array, labels, sample_weight)
     if multi_class == "ovo":
         return _one_vs_one(problem, average, stacklevel=2)  # type: ignore[arg-type]
-    return _one_vs_rest(
-        problem,
-        lambda data, level: _binary_auc(data, None, level),
-        average,
-        stacklevel=2,
-    )
+    return _one_vs_rest(problem, roc_auc_from_sorted, average, stacklevel=2)
 
 
 def average_precision_score(
@@ -344,9 +383,9 @@ def average_precision_score(
         if pos_label not in (None, 1):
             raise ValueError("`pos_label` applies to binary targets only; leave it as None.")
         problem = _MulticlassData(y_true, score_array, None, sample_weight)
-        return _one_vs_rest(problem, _binary_average_precision, average, stacklevel=2)
+        return _one_vs_rest(problem, average_precision_from_sorted, average, stacklevel=2)
     data = sort_binary(y_true, score_array, pos_label=pos_label, sample_weight=sample_weight)
-    return _binary_average_precision(data, stacklevel=2)
+    return average_precision_from_sorted(data, stacklevel=2)
 
 
 _PR_AUC_METHODS = ("trapezoid", "interpolated", "11-point")
@@ -418,18 +457,7 @@ def pr_auc_score(
     """
     check_option(method, "method", _PR_AUC_METHODS)
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    if not data.has_positives:
-        warn_undefined(
-            "No positive samples in `y_true`; the area under the precision-recall "
-            "curve is undefined (NaN returned)."
-        )
-        return float("nan")
-    if method == "trapezoid":
-        return float(kernels.pr_auc_trapezoid(*data.kernel_arguments))
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    if method == "interpolated":
-        return float(kernels.pr_auc_interpolated(tps, fps))
-    return float(kernels.pr_auc_eleven_point(tps, fps))
+    return pr_auc_from_sorted(data, method=method, stacklevel=2)
 
 
 def equal_error_rate(
@@ -483,11 +511,4 @@ def equal_error_rate(
     """
     check_option(method, "method", ("interpolate", "nearest"))
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    if not (data.has_positives and data.has_negatives):
-        warn_undefined(
-            "Only one class is present in `y_true`; the equal error rate is undefined "
-            "(NaN returned)."
-        )
-        return float("nan")
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    return float(kernels.equal_error_rate(tps, fps, method == "interpolate"))
+    return equal_error_rate_from_sorted(data, method=method, stacklevel=2)

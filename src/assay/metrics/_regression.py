@@ -254,7 +254,8 @@ default='uniform_average'
     -------
     float or ndarray of shape (n_outputs,)
         R^2 (1 is perfect, 0 is the weighted mean of ``y_true``, negative is worse);
-        NaN with fewer than two rows.
+        NaN with fewer than two rows of positive weight (scikit-learn counts zero-weight
+        rows here).
 
     Raises
     ------
@@ -284,9 +285,11 @@ default='uniform_average'
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, (*_LOSS_AVERAGES, "variance_weighted")
     )
-    if truth.shape[0] < 2:
+    n_counted = truth.shape[0] if weights is None else int(np.count_nonzero(weights))
+    if n_counted < 2:  # zero-weight rows are absent rows
         warnings.warn(
-            "R^2 score is not well-defined with less than two samples; it is set to NaN.",
+            "R^2 score is not well-defined with less than two samples of positive weight; "
+            "it is set to NaN.",
             UndefinedMetricWarning,
             stacklevel=2,
         )

@@ -1,0 +1,118 @@
+"""One registry of metrics: what each public metric is computed from.
+
+ARCHITECTURE rule 8. Every scalar metric of :mod:`assay.metrics` is declared here once,
+with the statistic it depends on:
+
+* ``"confusion"`` -- a function of the (k x k) confusion matrix (the cell counts are
+  the sufficient statistic); :attr:`MetricDeclaration.from_confusion` computes it from
+  a matrix or a stack of matrices (see :mod:`assay.metrics._cell_metrics`).
+* ``"ranking"`` -- one weighted sweep over the sorted scores;
+  :attr:`MetricDeclaration.from_sorted` computes it from a
+  :class:`~assay.metrics._sorted.SortedBinary` whose weights may be any non-negative
+  multiplicities (a bootstrap replicate re-weights the rows, it never re-sorts them).
+* ``"values"`` -- a plain weighted mean over rows (regression losses): neither of the
+  above, computed from the rows themselves.
+
+Resampling, the invariance tests and the benchmarks read these declarations instead of
+dispatching on a chain of ``if metric is ...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
+from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
+
+__all__: list[str] = []
+
+ComputedFrom = Literal["confusion", "ranking", "values"]
+
+
+@dataclass(frozen=True)
+class MetricDeclaration:
+    """How a public scalar metric is computed."""
+
+    name: str
+    """Name of the public function in :mod:`assay` (and :mod:`assay.reference`)."""
+    function: Callable[..., Any]
+    """The public function."""
+    computed_from: ComputedFrom
+    """The statistic it depends on (see the module docstring)."""
+    greater_is_better: bool
+    """Whether a larger value means a better model."""
+    from_confusion: ConfusionMetric | None = None
+    """For ``"confusion"``: the metric as a function of the confusion matrix."""
+    from_sorted: Callable[..., float] | None = None
+    """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
+    sorted_options: tuple[str, ...] = field(default=())
+    """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
+
+
+def _confusion(function: Callable[..., Any], greater_is_better: bool) -> MetricDeclaration:
+    name = function.__name__
+    return MetricDeclaration(
+        name, function, "confusion", greater_is_better, from_confusion=CONFUSION_METRICS[name]
+    )
+
+
+def _ranking_metric(
+    function: Callable[..., Any],
+    from_sorted: Callable[..., float],
+    options: tuple[str, ...],
+    greater_is_better: bool,
+) -> MetricDeclaration:
+    return MetricDeclaration(
+        function.__name__,
+        function,
+        "ranking",
+        greater_is_better,
+        from_sorted=from_sorted,
+        sorted_options=options,
+    )
+
+
+def _values(function: Callable[..., Any], greater_is_better: bool) -> MetricDeclaration:
+    return MetricDeclaration(function.__name__, function, "values", greater_is_better)
+
+
+METRICS: dict[str, MetricDeclaration] = {
+    declaration.name: declaration
+    for declaration in (
+        _confusion(_classification.accuracy_score, True),
+        _confusion(_classification.error_rate, False),
+        _confusion(_classification.precision_score, True),
+        _confusion(_classification.recall_score, True),
+        _confusion(_classification.f1_score, True),
+        _confusion(_classification.fbeta_score, True),
+        _confusion(_rates.specificity_score, True),
+        _confusion(_rates.npv_score, True),
+        _confusion(_rates.false_positive_rate, False),
+        _confusion(_rates.false_negative_rate, False),
+        _confusion(_rates.false_discovery_rate, False),
+        _confusion(_agreement.matthews_corrcoef, True),
+        _confusion(_agreement.balanced_accuracy_score, True),
+        _confusion(_agreement.cohen_kappa_score, True),
+        _confusion(_costs.expected_cost, False),
+        _ranking_metric(
+            _ranking.roc_auc_score, _ranking.roc_auc_from_sorted, ("max_fpr",), True
+        ),
+        _ranking_metric(
+            _ranking.average_precision_score, _ranking.average_precision_from_sorted, (), True
+        ),
+        _ranking_metric(_ranking.pr_auc_score, _ranking.pr_auc_from_sorted, ("method",), True),
+        _ranking_metric(
+            _ranking.equal_error_rate,
+            _ranking.equal_error_rate_from_sorted,
+            ("method",),
+            False,
+        ),
+        _values(_regression.mean_squared_error, False),
+        _values(_regression.root_mean_squared_error, False),
+        _values(_regression.mean_absolute_error, False),
+        _values(_regression.r2_score, True),
+    )
+}
+"""Every public scalar metric by name."""

@@ -1,0 +1,172 @@
+"""The metric registry: complete, consistent with the public functions, and the source of
+the invariance checks every declared metric must pass."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import assay
+from assay.metrics._registry import METRICS
+from assay.metrics._sorted import sort_binary
+from tests.strategies import binary_ranking_data, class_labels, exact_sample_weights
+
+# Reordering or repeating rows changes the order of float additions only.
+ROUNDING_RTOL = 1e-12
+ROUNDING_ATOL = 1e-12
+
+NOT_SCALAR_METRICS = {
+    "confusion_matrix",
+    "confusion_matrix_at_thresholds",
+    "roc_curve",
+    "precision_recall_curve",
+    "det_curve",
+    "classification_report",
+    "bayes_decision",
+}
+
+
+def test_every_public_scalar_metric_is_declared() -> None:
+    public = set(assay.metrics.__all__)
+    assert public - NOT_SCALAR_METRICS == set(METRICS)
+    for name, declaration in METRICS.items():
+        assert declaration.name == name
+        assert getattr(assay, name) is declaration.function
+        if declaration.computed_from == "confusion":
+            assert declaration.from_confusion is not None
+        if declaration.computed_from == "ranking":
+            assert declaration.from_sorted is not None
+
+
+def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ill-defined cases are compared as NaN
+        return METRICS[name].function(*arguments, sample_weight=weights, **options)
+
+
+def _options(name: str, n_classes: int) -> dict[str, Any]:
+    """Keyword options that make every declared metric defined on multi-class data."""
+    options: dict[str, Any] = {}
+    declaration = METRICS[name]
+    if declaration.from_confusion is not None:
+        if "average" in declaration.from_confusion.options:
+            options.update(average="macro", zero_division=0.0)
+        if "beta" in declaration.from_confusion.options:
+            options["beta"] = 2.0
+    if "labels" in inspect.signature(declaration.function).parameters:
+        # a fixed label set: otherwise a class seen only in zero-weight rows counts in
+        # the macro average (scikit-learn's rule) but vanishes when rows are repeated 0x
+        options["labels"] = np.arange(n_classes)
+    return options
+
+
+@st.composite
+def declared_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
+    """Positional arguments, weights and options suited to metric ``name``."""
+    kind = METRICS[name].computed_from
+    if kind == "ranking":
+        y, s, w = draw(binary_ranking_data(max_n=60, both_classes=True))
+        return (y, s), w, {}
+    if kind == "values":
+        n = draw(st.integers(2, 60))
+        rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        y_true = np.round(rng.normal(size=n), 1)
+        y_pred = y_true + np.round(rng.normal(size=n), 1)
+        return (y_true, y_pred), draw(exact_sample_weights(n)), {}
+    y_true, y_pred, w = draw(class_labels(max_n=60, min_classes=2, max_classes=4, kinds=("int",)))
+    k = 4
+    arguments: tuple = (y_true, y_pred)
+    if name == "expected_cost":
+        arguments = (y_true, y_pred, np.arange(k * k, dtype=float).reshape(k, k))
+    return arguments, w, _options(name, k)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(np.allclose(a, b, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL, equal_nan=True))
+
+
+names = pytest.mark.parametrize("name", sorted(METRICS))
+
+
+@names
+@given(data=st.data())
+def test_row_order_does_not_matter(name, data) -> None:
+    arguments, weights, options = data.draw(declared_problem(name))
+    order = data.draw(st.permutations(range(arguments[0].shape[0])))
+    permuted = tuple(a[list(order)] if a.ndim and a.shape[0] == len(order) and i < 2 else a
+                     for i, a in enumerate(arguments))  # fmt: skip
+    permuted_weights = None if weights is None else weights[list(order)]
+    assert _same(
+        _call(name, permuted, permuted_weights, options), _call(name, arguments, weights, options)
+    )
+
+
+@names
+@given(data=st.data())
+def test_unit_weights_equal_no_weights(name, data) -> None:
+    arguments, _, options = data.draw(declared_problem(name))
+    ones = np.ones(arguments[0].shape[0])
+    assert _same(_call(name, arguments, ones, options), _call(name, arguments, None, options))
+
+
+@names
+@given(data=st.data())
+def test_integer_weights_equal_repetition(name, data) -> None:
+    arguments, _, options = data.draw(declared_problem(name))
+    n = arguments[0].shape[0]
+    repeats = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    if repeats.sum() == 0:
+        repeats[0] = 1
+    repeated = tuple(np.repeat(a, repeats) if i < 2 else a for i, a in enumerate(arguments))
+    if METRICS[name].computed_from == "ranking" and not (
+        np.any(repeated[0] == 1) and np.any(repeated[0] == 0)
+    ):
+        return  # a class vanished: both sides are NaN by definition, nothing to compare
+    assert _same(
+        _call(name, arguments, repeats.astype(float), options),
+        _call(name, repeated, None, options),
+    )
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, d in METRICS.items() if d.computed_from == "ranking")
+)
+@given(data=binary_ranking_data(max_n=60, both_classes=True))
+def test_ranking_metrics_are_their_sweep_of_the_sorted_data(name, data) -> None:
+    y, s, w = data
+    declaration = METRICS[name]
+    sorted_data = sort_binary(y, s, sample_weight=w)
+    assert declaration.from_sorted is not None
+    assert declaration.from_sorted(sorted_data) == declaration.function(y, s, sample_weight=w)
+
+
+# A small data set on which a perfect model must beat a poor one for every metric.
+_TRUTH = np.array([0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0])
+_POOR_PREDICTION = np.array([1, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0])
+_POOR_SCORES = np.array([0.9, 0.2, 0.4, 0.3, 0.6, 0.7, 0.1, 0.5, 0.8, 0.35, 0.45, 0.65])
+
+
+@names
+def test_greater_is_better_is_true_to_the_metric(name) -> None:
+    declaration = METRICS[name]
+    options = _options(name, 2)
+    if declaration.computed_from == "ranking":
+        perfect = (_TRUTH, _TRUTH + 0.5)
+        poor: tuple = (_TRUTH, _POOR_SCORES)
+    elif declaration.computed_from == "values":
+        perfect = (_TRUTH * 2.0, _TRUTH * 2.0)
+        poor = (_TRUTH * 2.0, _POOR_PREDICTION * 2.0)
+    else:
+        perfect, poor = (_TRUTH, _TRUTH), (_TRUTH, _POOR_PREDICTION)
+        if name == "expected_cost":
+            cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+            perfect, poor = (*perfect, cost), (*poor, cost)
+    best = _call(name, perfect, None, options)
+    worse = _call(name, poor, None, options)
+    assert (best > worse) if declaration.greater_is_better else (best < worse)
