@@ -123,8 +123,7 @@ def as_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     n_negative = int(np.count_nonzero(weights < 0.0))
     if n_negative:
         raise ValueError(
-            f"`sample_weight` contains {n_negative} negative values; "
-            "weights must be non-negative."
+            f"`sample_weight` contains {n_negative} negative values; weights must be non-negative."
         )
     if not np.any(weights > 0.0):
         raise ValueError("`sample_weight` sums to zero; at least one weight must be positive.")
@@ -183,8 +182,7 @@ def binary_target(
     if _is_continuous(classes):
         example = classes[classes != np.round(classes)][0].item()
         raise ValueError(
-            f"`{name}` holds continuous values (e.g. {example!r}); "
-            "this metric needs class labels."
+            f"`{name}` holds continuous values (e.g. {example!r}); this metric needs class labels."
         )
     if classes.shape[0] > 2:
         raise ValueError(
@@ -229,9 +227,7 @@ def check_zero_division(zero_division: Any) -> Any:
         zero_division in (0, 1) or np.isnan(float(zero_division))
     ):
         return float(zero_division)
-    raise ValueError(
-        f"`zero_division` must be 'warn', 0, 1 or numpy.nan; got {zero_division!r}."
-    )
+    raise ValueError(f"`zero_division` must be 'warn', 0, 1 or numpy.nan; got {zero_division!r}.")
 
 
 # --- Helpers shared by the confusion-matrix, cost and regression metrics. ---
@@ -254,8 +250,7 @@ def check_class_labels(y: np.ndarray, name: str) -> None:
     if np.any(continuous):
         example = y[continuous][0].item()
         raise ValueError(
-            f"`{name}` holds continuous values (e.g. {example!r}); "
-            "this metric needs class labels."
+            f"`{name}` holds continuous values (e.g. {example!r}); this metric needs class labels."
         )
 
 

@@ -28,9 +28,7 @@ SCALAR_METRICS = {
         y, s, sample_weight=w, method="11-point"
     ),
     "eer_interpolate": lambda y, s, w: assay.equal_error_rate(y, s, sample_weight=w),
-    "eer_nearest": lambda y, s, w: assay.equal_error_rate(
-        y, s, sample_weight=w, method="nearest"
-    ),
+    "eer_nearest": lambda y, s, w: assay.equal_error_rate(y, s, sample_weight=w, method="nearest"),
 }
 CURVES = {
     "roc_curve": assay.roc_curve,
@@ -143,8 +141,10 @@ TABLE3_SCORES = np.array([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
 
 @pytest.mark.parametrize(
     "swap, pr_auc, ap",
-    [(False, Fraction(1243, 1800), Fraction(131, 180)), (True, Fraction(1223, 1800),
-                                                           Fraction(129, 180))],
+    [
+        (False, Fraction(1243, 1800), Fraction(131, 180)),
+        (True, Fraction(1223, 1800), Fraction(129, 180)),
+    ],
 )
 def test_table3_auc_pr_and_ap(swap, pr_auc, ap) -> None:
     labels = TABLE3_LABELS.copy()

@@ -59,9 +59,7 @@ def test_precision_recall_curve_matches_sklearn(data, drop_intermediate) -> None
     y, s, w = data
     drop_intermediate = drop_intermediate and exact_sums(w)
     assert_curves_equal(
-        assay.precision_recall_curve(
-            y, s, sample_weight=w, drop_intermediate=drop_intermediate
-        ),
+        assay.precision_recall_curve(y, s, sample_weight=w, drop_intermediate=drop_intermediate),
         skm.precision_recall_curve(y, s, sample_weight=w, drop_intermediate=drop_intermediate),
     )
 
@@ -146,7 +144,10 @@ def test_multiclass_labels_order_the_columns() -> None:
     # string labels and an explicit column order give the same per-class areas
     per_class = assay.roc_auc_score(y, proba, multi_class="ovr", average=None)
     reordered = assay.roc_auc_score(
-        names[y], proba[:, [2, 0, 1]], multi_class="ovr", average=None,
+        names[y],
+        proba[:, [2, 0, 1]],
+        multi_class="ovr",
+        average=None,
         labels=["cat", "ant", "bee"],
     )
     np.testing.assert_allclose(reordered, per_class[[2, 0, 1]], rtol=SKLEARN_RTOL)

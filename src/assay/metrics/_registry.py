@@ -96,9 +96,7 @@ METRICS: dict[str, MetricDeclaration] = {
         _confusion(_agreement.balanced_accuracy_score, True),
         _confusion(_agreement.cohen_kappa_score, True),
         _confusion(_costs.expected_cost, False),
-        _ranking_metric(
-            _ranking.roc_auc_score, _ranking.roc_auc_from_sorted, ("max_fpr",), True
-        ),
+        _ranking_metric(_ranking.roc_auc_score, _ranking.roc_auc_from_sorted, ("max_fpr",), True),
         _ranking_metric(
             _ranking.average_precision_score, _ranking.average_precision_from_sorted, (), True
         ),
