@@ -163,7 +163,7 @@ def _is_continuous(classes: np.ndarray) -> bool:
 
 
 def binary_target(
-    y_true: Any, pos_label: Any = None, name: str = "y_true"
+    y_true: Any, pos_label: Any = None, name: str = "y_true", multiclass_hint: str = ""
 ) -> tuple[np.ndarray, Any]:
     """Boolean mask of the positive rows of a binary target, and the positive label.
 
@@ -172,6 +172,7 @@ def binary_target(
     or booleans, otherwise ``pos_label`` is required; a ``pos_label`` that is not
     one of two present labels is an error.  A target holding a single class is
     accepted here (metrics that need both classes warn and return NaN).
+    ``multiclass_hint`` is appended to the error for more than two classes.
     """
     y = as_1d(y_true, name)
     if y.dtype.kind == "f":
@@ -187,7 +188,7 @@ def binary_target(
     if classes.shape[0] > 2:
         raise ValueError(
             f"`{name}` holds {classes.shape[0]} classes {format_values(classes)}; "
-            "this metric needs binary targets."
+            f"this metric needs binary targets.{multiclass_hint}"
         )
     if pos_label is None:
         if classes.dtype.kind == "b":

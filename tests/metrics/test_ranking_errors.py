@@ -32,7 +32,7 @@ binary_functions = pytest.mark.parametrize(
         ([], [], r"`y_true` is empty; at least one sample is needed"),
         ([0, 1, 1], [0.1, 0.2], r"`y_true` and `y_score` have different lengths: 3 and 2"),
         ([0.5, 1.0, 0.0], [0.1, 0.2, 0.3], r"`y_true` holds continuous values \(e\.g\. 0\.5\)"),
-        ([0, 1, 2], [0.1, 0.2, 0.3], r"`y_true` (holds 3 classes|has more than two classes)"),
+        ([0, 1, 2], [0.1, 0.2, 0.3], r"`y_true` holds 3 classes \[0, 1, 2\]; this metric needs"),
         (["a", "b", "b"], [0.1, 0.2, 0.3], r"pass `pos_label` to name the positive class"),
         ([0, 1, 1], ["x", "y", "z"], r"`y_score` must be numeric; got dtype <U1"),
         ([[0, 1], [1, 0]], [0.1, 0.2], r"`y_true` must be 1-D, got an array of shape \(2, 2\)"),
@@ -41,6 +41,11 @@ binary_functions = pytest.mark.parametrize(
 def test_bad_targets_and_scores(function, y_true, y_score, message) -> None:
     with pytest.raises(ValueError, match=message):
         function(y_true, y_score)
+
+
+def test_multiclass_target_to_roc_auc_says_how_to_go_multiclass() -> None:
+    with pytest.raises(ValueError, match=r"binary targets\. For more classes pass `y_score` of"):
+        assay.roc_auc_score([0, 1, 2], [0.1, 0.2, 0.3])
 
 
 @binary_functions

@@ -18,7 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from assay._kernels._jit import jit
-from assay._kernels.sorting import descending_key, key_to_score, radix_sort_with_payload
+from assay._kernels.sorting import descending_key, radix_sort_with_payload
+
+_SIGN = np.uint64(0x8000000000000000)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @jit
@@ -64,19 +67,23 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
 def sort_with_weights(negated_scores, weights):
     """Sort ``negated_scores`` ascending in place, carrying ``weights`` along.
 
-    Radix sort of the order-preserving uint64 keys (a sort of ``-x`` descending is a
-    sort of ``x`` ascending, so the keys of ``-negated`` sorted ascending are the
-    negated scores in ascending order).
+    Radix sort of the order-preserving uint64 keys of the original scores (descending
+    original order is ascending negated order), then the keys are turned back into
+    negated scores in place of the input.
     """
     n = negated_scores.shape[0]
     keys = np.empty(n, dtype=np.uint64)
     bits = negated_scores.view(np.uint64)
     for i in range(n):
-        # key of the original score: larger original scores first
-        keys[i] = descending_key(bits[i] ^ np.uint64(0x8000000000000000))
+        keys[i] = descending_key(bits[i] ^ _SIGN)  # the key of the original score
     radix_sort_with_payload(keys, weights)
     for i in range(n):
-        negated_scores[i] = -key_to_score(keys[i])
+        ascending = keys[i] ^ _ALL
+        if ascending & _SIGN:
+            original = ascending ^ _SIGN
+        else:
+            original = ascending ^ _ALL
+        bits[i] = original ^ _SIGN  # negate
 
 
 @jit
@@ -152,6 +159,94 @@ def cumulative_counts(a, b, wa, wb, use_weights):
         thresholds[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
         true_positives[k] = tp
         false_positives[k] = fp
+    return thresholds, true_positives, false_positives
+
+
+DROP_NONE = 0
+DROP_COLLINEAR = 1  # ROC: keep a point where a second difference of FP or TP is non-zero
+DROP_FLAT_RECALL = 2  # PR/DET: keep a point where TP changes on one side of it
+
+
+@jit
+def _keep_point(mode, tp0, fp0, tp1, fp1, tp2, fp2):
+    """Whether the middle of three consecutive points is kept (scikit-learn's rules)."""
+    if mode == DROP_COLLINEAR:
+        # np.diff(x, 2) evaluated the same way: (x2 - x1) - (x1 - x0)
+        return ((fp2 - fp1) - (fp1 - fp0)) != 0.0 or ((tp2 - tp1) - (tp1 - tp0)) != 0.0
+    return tp1 != tp0 or tp2 != tp1
+
+
+@jit
+def _walk_kept_points(a, b, wa, wb, use_weights, mode, m, offset, out_t, out_tp, out_fp):
+    """Visit the kept points; write them from ``offset`` when the arrays are non-empty.
+
+    Returns the number of kept points.  The current point is decided once the next one
+    is known; the first and last points are always kept.
+    """
+    write = out_t.shape[0] > 0
+    drop = mode != DROP_NONE and m > 2
+    kept = 0
+    i = 0
+    j = 0
+    tp = 0.0
+    fp = 0.0
+    previous_tp = 0.0
+    previous_fp = 0.0
+    current_tp = 0.0
+    current_fp = 0.0
+    current_threshold = 0.0
+    for k in range(m):
+        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        tp += p
+        fp += q
+        if k > 0 and (
+            k == 1
+            or not drop
+            or _keep_point(mode, previous_tp, previous_fp, current_tp, current_fp, tp, fp)
+        ):
+            if write:
+                out_t[offset + kept] = current_threshold
+                out_tp[offset + kept] = current_tp
+                out_fp[offset + kept] = current_fp
+            kept += 1
+        previous_tp = current_tp
+        previous_fp = current_fp
+        current_tp = tp
+        current_fp = fp
+        current_threshold = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
+    if m > 0:
+        if write:
+            out_t[offset + kept] = current_threshold
+            out_tp[offset + kept] = current_tp
+            out_fp[offset + kept] = current_fp
+        kept += 1
+    return kept
+
+
+@jit
+def curve_points(a, b, wa, wb, use_weights, mode, prepend_origin):
+    """Thresholds, TP and FP of the tie groups kept by ``mode``, in exact-size arrays.
+
+    ``mode`` is DROP_NONE, DROP_COLLINEAR or DROP_FLAT_RECALL (applied to the tie
+    groups, as scikit-learn does, only when there are more than two).  With
+    ``prepend_origin`` the arrays start with the point TP = FP = 0 at threshold +inf.
+    Two merges of the sorted arrays, one counting the kept points and one writing
+    them, so no intermediate array of all groups is built.
+    """
+    m = count_groups(a, b)
+    none = np.empty(0, dtype=np.float64)
+    kept = _walk_kept_points(a, b, wa, wb, use_weights, mode, m, 0, none, none, none)
+    extra = 1 if prepend_origin else 0
+    thresholds = np.empty(kept + extra, dtype=np.float64)
+    true_positives = np.empty(kept + extra, dtype=np.float64)
+    false_positives = np.empty(kept + extra, dtype=np.float64)
+    if prepend_origin:
+        thresholds[0] = np.inf
+        true_positives[0] = 0.0
+        false_positives[0] = 0.0
+    _walk_kept_points(
+        a, b, wa, wb, use_weights, mode, m, extra, thresholds, true_positives, false_positives
+    )
     return thresholds, true_positives, false_positives
 
 

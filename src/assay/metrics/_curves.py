@@ -141,29 +141,24 @@ def roc_curve(
     array([0. , 0.5, 0.5, 1. , 1. ])
     """
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    thresholds, tps, fps = _counts(data)
-    if drop_intermediate and fps.shape[0] > 2:
-        keep = np.empty(fps.shape[0], dtype=bool)
-        keep[0] = keep[-1] = True
-        keep[1:-1] = (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0)
-        thresholds, tps, fps = thresholds[keep], tps[keep], fps[keep]
-    tps = np.concatenate(([0.0], tps))
-    fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], thresholds))
+    mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, mode, True)
+    # rates are divided in place: no array of the size of the curve is made twice
     if fps[-1] <= 0:
         warn_undefined(
             "No negative samples in `y_true`; the false positive rate is undefined (NaN)."
         )
-        fpr = np.full(fps.shape, np.nan)
+        fps[:] = np.nan
     else:
-        fpr = fps / fps[-1]
+        fps /= fps[-1]
     if tps[-1] <= 0:
         warn_undefined(
             "No positive samples in `y_true`; the true positive rate is undefined (NaN)."
         )
-        tpr = np.full(tps.shape, np.nan)
+        tps[:] = np.nan
     else:
-        tpr = tps / tps[-1]
+        tps /= tps[-1]
+    fpr, tpr = fps, tps
     return RocCurve(fpr, tpr, thresholds)
 
 
@@ -230,18 +225,17 @@ def precision_recall_curve(
     array([1. , 1. , 0.5, 0.5, 0. ])
     """
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    thresholds, tps, fps = _counts(data)
-    if drop_intermediate:
-        thresholds, tps, fps = _drop_flat_recall(thresholds, tps, fps)
+    mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, mode, False)
     precision = tps / (tps + fps)  # every tie group carries positive weight
     if tps[-1] <= 0:
         warn_undefined("No positive samples in `y_true`; recall is undefined (NaN).")
-        recall = np.full(tps.shape, np.nan)
+        tps[:] = np.nan
     else:
-        recall = tps / tps[-1]
+        tps /= tps[-1]
     return PrecisionRecallCurve(
         np.concatenate((precision[::-1], [1.0])),
-        np.concatenate((recall[::-1], [0.0])),
+        np.concatenate((tps[::-1], [0.0])),
         thresholds[::-1].copy(),
     )
 

@@ -19,7 +19,6 @@ from assay._validation import (
     check_option,
     check_same_length,
     distinct_values,
-    few_distinct_values,
     format_values,
 )
 from assay.metrics._sorted import SortedBinary, sort_binary, sort_scores, warn_undefined
@@ -304,14 +303,17 @@ def roc_auc_score(
     score_array = np.asarray(y_score)
     multiclass_input = score_array.ndim == 2 and score_array.shape[1] > 1
     if not multiclass_input:
-        y = as_1d(y_true, "y_true")
-        if y.dtype.kind != "f" and few_distinct_values(y, 2) is None:
-            raise ValueError(
-                "`y_true` has more than two classes; pass `y_score` of shape "
-                "(n_samples, n_classes) with `multi_class='ovr'` or `'ovo'`."
-            )
         max_fpr = _check_max_fpr(max_fpr)
-        data = sort_binary(y, score_array, pos_label=pos_label, sample_weight=sample_weight)
+        data = sort_binary(
+            y_true,
+            score_array,
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+            multiclass_hint=(
+                " For more classes pass `y_score` of shape (n_samples, n_classes) with "
+                "`multi_class='ovr'` or `'ovo'`."
+            ),
+        )
         return roc_auc_from_sorted(data, max_fpr=max_fpr, stacklevel=2)
     if multi_class == "raise":
         raise ValueError(

@@ -92,9 +92,10 @@ def sort_binary(
     pos_label: Any = None,
     sample_weight: Any = None,
     score_name: str = "y_score",
+    multiclass_hint: str = "",
 ) -> SortedBinary:
     """Validate a binary ranking problem and sort it once."""
-    positive, _ = binary_target(y_true, pos_label)
+    positive, _ = binary_target(y_true, pos_label, multiclass_hint=multiclass_hint)
     scores = as_scores(y_score, score_name)
     n = check_same_length(y_true=positive, **{score_name: scores})
     weights = as_sample_weight(sample_weight, n)
