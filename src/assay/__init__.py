@@ -1,6 +1,6 @@
 """assay: fast, statistically honest evaluation of classifiers and regressors."""
 
-from assay import metrics
+from assay import datasets, metrics
 from assay._version import __version__
 from assay.exceptions import (
     AssayError,
@@ -10,8 +10,38 @@ from assay.exceptions import (
     SelfCheckError,
     UndefinedMetricWarning,
 )
-from assay.metrics import *  # noqa: F403
-from assay.metrics import __all__ as _metrics_all
+from assay.metrics import (
+    accuracy_score,
+    average_precision_score,
+    balanced_accuracy_score,
+    bayes_decision,
+    classification_report,
+    cohen_kappa_score,
+    confusion_matrix,
+    confusion_matrix_at_thresholds,
+    det_curve,
+    equal_error_rate,
+    error_rate,
+    expected_cost,
+    f1_score,
+    false_discovery_rate,
+    false_negative_rate,
+    false_positive_rate,
+    fbeta_score,
+    matthews_corrcoef,
+    mean_absolute_error,
+    mean_squared_error,
+    npv_score,
+    pr_auc_score,
+    precision_recall_curve,
+    precision_score,
+    r2_score,
+    recall_score,
+    roc_auc_score,
+    roc_curve,
+    root_mean_squared_error,
+    specificity_score,
+)
 
 __all__ = [
     "AssayError",
@@ -21,6 +51,36 @@ __all__ = [
     "SelfCheckError",
     "UndefinedMetricWarning",
     "__version__",
+    "accuracy_score",
+    "average_precision_score",
+    "balanced_accuracy_score",
+    "bayes_decision",
+    "classification_report",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "confusion_matrix_at_thresholds",
+    "datasets",
+    "det_curve",
+    "equal_error_rate",
+    "error_rate",
+    "expected_cost",
+    "f1_score",
+    "false_discovery_rate",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "mean_absolute_error",
+    "mean_squared_error",
     "metrics",
-    *_metrics_all,
+    "npv_score",
+    "pr_auc_score",
+    "precision_recall_curve",
+    "precision_score",
+    "r2_score",
+    "recall_score",
+    "roc_auc_score",
+    "roc_curve",
+    "root_mean_squared_error",
+    "specificity_score",
 ]

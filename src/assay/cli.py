@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -61,23 +62,21 @@ def demo(n_samples: int = DEMO_SIZE, seed: int = DEMO_SEED, out: Any = None) -> 
         ("roc_curve", lambda: tuple(assay.roc_curve(y_true, y_score))),
         ("precision_recall_curve", lambda: tuple(assay.precision_recall_curve(y_true, y_score))),
     ]
-    for name in (
-        "accuracy_score",
-        "precision_score",
-        "recall_score",
-        "specificity_score",
-        "f1_score",
-        "matthews_corrcoef",
+    for metric in (
+        assay.accuracy_score,
+        assay.precision_score,
+        assay.recall_score,
+        assay.specificity_score,
+        assay.f1_score,
+        assay.matthews_corrcoef,
     ):
-        metric = getattr(assay, name, None)
-        if metric is not None:
-            cases.append((f"{name} (score >= 0.5)", lambda m=metric: m(y_true, y_pred)))
+        cases.append((f"{metric.__name__} (score >= 0.5)", partial(metric, y_true, y_pred)))
     width = max(len(name) for name, _ in cases)
-    print(f"{'metric':<{width}}  {'value':>14}  {'first call':>11}  {'next call':>10}", file=out)
+    print(f"{'metric':<{width}}  {'value':>16}  {'first call':>11}  {'next call':>10}", file=out)
     for name, function in cases:
         value, first, second = _timed(function)
         print(
-            f"{name:<{width}}  {_format_value(value):>14}  {first:>10.3f}s  {second:>9.3f}s",
+            f"{name:<{width}}  {_format_value(value):>16}  {first:>10.3f}s  {second:>9.3f}s",
             file=out,
         )
     print(

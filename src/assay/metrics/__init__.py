@@ -1,30 +1,87 @@
 """Metrics: ranking (ROC/PR curves and areas), confusion-matrix metrics, costs, regression.
 
-Each submodule declares its public names in ``__all__``; this package re-exports them all.
+Each submodule declares its public names in ``__all__``; this package re-exports them all
+(``tests/test_public_api.py`` checks that the two lists agree).
 """
 
-from assay.metrics import (
-    _agreement,
-    _classification,
-    _confusion,
-    _costs,
-    _curves,
-    _ranking,
-    _rates,
-    _regression,
-    _report,
+from assay.metrics._agreement import (
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    matthews_corrcoef,
+)
+from assay.metrics._classification import (
+    accuracy_score,
+    error_rate,
+    f1_score,
+    fbeta_score,
+    precision_score,
+    recall_score,
+)
+from assay.metrics._confusion import (
+    confusion_matrix,
+)
+from assay.metrics._costs import (
+    bayes_decision,
+    expected_cost,
+)
+from assay.metrics._curves import (
+    confusion_matrix_at_thresholds,
+    det_curve,
+    precision_recall_curve,
+    roc_curve,
+)
+from assay.metrics._ranking import (
+    average_precision_score,
+    equal_error_rate,
+    pr_auc_score,
+    roc_auc_score,
+)
+from assay.metrics._rates import (
+    false_discovery_rate,
+    false_negative_rate,
+    false_positive_rate,
+    npv_score,
+    specificity_score,
+)
+from assay.metrics._regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
+from assay.metrics._report import (
+    classification_report,
 )
 
-__all__: list[str] = [*_curves.__all__, *_ranking.__all__]
-__all__ += [*_confusion.__all__, *_classification.__all__, *_rates.__all__]
-__all__ += [*_agreement.__all__, *_report.__all__, *_costs.__all__, *_regression.__all__]
-
-from assay.metrics._agreement import *  # noqa: E402, F403
-from assay.metrics._classification import *  # noqa: E402, F403
-from assay.metrics._confusion import *  # noqa: E402, F403
-from assay.metrics._costs import *  # noqa: E402, F403
-from assay.metrics._curves import *  # noqa: E402, F403
-from assay.metrics._ranking import *  # noqa: E402, F403
-from assay.metrics._rates import *  # noqa: E402, F403
-from assay.metrics._regression import *  # noqa: E402, F403
-from assay.metrics._report import *  # noqa: E402, F403
+__all__ = [
+    "accuracy_score",
+    "average_precision_score",
+    "balanced_accuracy_score",
+    "bayes_decision",
+    "classification_report",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "confusion_matrix_at_thresholds",
+    "det_curve",
+    "equal_error_rate",
+    "error_rate",
+    "expected_cost",
+    "f1_score",
+    "false_discovery_rate",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "npv_score",
+    "pr_auc_score",
+    "precision_recall_curve",
+    "precision_score",
+    "r2_score",
+    "recall_score",
+    "roc_auc_score",
+    "roc_curve",
+    "root_mean_squared_error",
+    "specificity_score",
+]
