@@ -111,32 +111,33 @@ def slow(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """The benchmark suites in benchmarks/ (pytest-benchmark), against their peers.
+    """Benchmarks against their peers, then the tables of docs/performance.md.
 
-    Peers beyond the ``test`` extra (which already has scikit-learn, SciPy and
-    statsmodels) are listed in ``benchmarks/requirements.txt`` if that file exists.
-    Results are saved under ``.benchmarks/`` for the table in docs/performance.md.
+    Runs the pytest-benchmark suites in benchmarks/ (speed, same run as scikit-learn),
+    then the peak-memory and compile-time scripts, then rewrites the tables between
+    the markers of docs/performance.md from the three JSON files in ``.benchmarks/``.
+    ``ASSAY_BENCH_SIZES=1e4 nox -s bench`` makes a quick smoke run (do not commit its
+    tables).
     """
-    if not BENCHMARKS.is_dir() or not any(BENCHMARKS.rglob("*.py")):
-        session.skip("benchmarks/ holds no benchmark modules yet")
     session.install(".[test]")
     requirements = BENCHMARKS / "requirements.txt"
     if requirements.is_file():
         session.install("-r", str(requirements.relative_to(ROOT)))
-    session.log("pytest exit code 5 below would mean that benchmarks/ holds no benchmark yet.")
+    results = ROOT / ".benchmarks"
+    results.mkdir(exist_ok=True)
+    speed = str((results / "speed.json").relative_to(ROOT))
     session.run(
         "python",
         "-m",
         "pytest",
         "benchmarks/",
         "--benchmark-only",
-        "--benchmark-autosave",
-        # Collect bench_*.py as well as test_*.py modules.
-        "-o",
-        "python_files=test_*.py bench_*.py",
+        f"--benchmark-json={speed}",
         *session.posargs,
-        success_codes=[0, 5],
     )
+    session.run("python", "benchmarks/memory.py")
+    session.run("python", "benchmarks/compile_time.py")
+    session.run("python", "benchmarks/report.py", speed, "--update", "docs/performance.md")
 
 
 @nox.session

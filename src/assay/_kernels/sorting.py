@@ -53,10 +53,15 @@ def keys_to_scores(keys: np.ndarray) -> np.ndarray:
 
 @jit
 def _digit_plan(keys):
-    """(lowest varying bit, digit width, number of digits) for sorting ``keys``."""
+    """(lowest varying bit, digit width, number of digits) for sorting ``keys``.
+
+    Digits are at most 12 bits wide, and narrower for short inputs, whose histograms
+    would otherwise cost more to clear than the keys cost to move.
+    """
+    n = keys.shape[0]
     first = keys[0]
     varying = np.uint64(0)
-    for i in range(keys.shape[0]):
+    for i in range(n):
         varying |= keys[i] ^ first
     if varying == 0:
         return 0, 1, 0  # all keys equal: nothing to sort
@@ -67,7 +72,10 @@ def _digit_plan(keys):
     while (varying >> np.uint64(high)) & np.uint64(1) == 0:
         high -= 1
     span = high - low + 1
-    n_digits = (span + _MAX_DIGIT_BITS - 1) // _MAX_DIGIT_BITS
+    max_bits = 4
+    while max_bits < _MAX_DIGIT_BITS and (1 << (max_bits + 2)) < n:
+        max_bits += 1
+    n_digits = (span + max_bits - 1) // max_bits
     width = (span + n_digits - 1) // n_digits
     return low, width, n_digits
 
@@ -114,6 +122,24 @@ def radix_sort(keys: np.ndarray) -> np.ndarray:
     return keys
 
 
+_INSERTION_SORT_MAX = 32  # segments this short are sorted by insertion
+
+
+@jit
+def _insertion_sort_with_payload(keys, payload, start, end):
+    """Stable insertion sort of ``keys[start:end]`` with its payload."""
+    for i in range(start + 1, end):
+        key = keys[i]
+        value = payload[i]
+        j = i - 1
+        while j >= start and keys[j] > key:
+            keys[j + 1] = keys[j]
+            payload[j + 1] = payload[j]
+            j -= 1
+        keys[j + 1] = key
+        payload[j + 1] = value
+
+
 @jit
 def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
     """LSD radix sort of ``keys[start:end]`` with its payload; the result ends in place.
@@ -122,6 +148,9 @@ def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
     """
     n = end - start
     if n < 2:
+        return
+    if n <= _INSERTION_SORT_MAX:
+        _insertion_sort_with_payload(keys, payload, start, end)
         return
     low, width, n_digits = _digit_plan(keys[start:end])
     counts = _digit_histograms(keys[start:end], low, width, n_digits)
@@ -159,7 +188,7 @@ def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
         payload[start:end] = scratch_payload[start:end]
 
 
-_MSD_THRESHOLD = 1 << 16  # below this size one cache-resident LSD sort is best
+_MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
 _MSD_BITS = 11
 
 
