@@ -70,12 +70,7 @@ def test_r2_matches_sklearn(data, force_finite):
     y_true, y_pred, weight = data.draw(regression_data())
     multioutput = data.draw(multioutput_options(y_true, ("variance_weighted",)))
     kwargs = {"sample_weight": weight, "multioutput": multioutput, "force_finite": force_finite}
-    n_counted = y_true.shape[0] if weight is None else int(np.count_nonzero(weight))
-    if n_counted < 2:  # zero-weight rows are absent rows (scikit-learn counts them)
-        with pytest.warns(UndefinedMetricWarning, match="less than two samples"):
-            assert math.isnan(assay.r2_score(y_true, y_pred, **kwargs))
-        return
-    if has_constant_output(y_true, weight):
+    if has_constant_output(y_true, weight):  # a single row included
         with pytest.warns(UndefinedMetricWarning, match="constant"):
             assay.r2_score(y_true, y_pred, **kwargs)
         return  # compared in test_constant_targets
@@ -98,10 +93,17 @@ def test_constant_targets():
     # 0.1 + 0.1 + 0.1 rounds: the mean is not 0.1, yet SS_tot is 0 exactly here
     with pytest.warns(UndefinedMetricWarning, match="constant"):
         assert assay.r2_score([0.1, 0.1, 0.1], [0.1, 0.2, 0.1]) == 0.0
-    # only one row with positive weight: zero-weight rows are absent rows, so this is
-    # R^2 of a single sample, NaN (scikit-learn counts the zero-weight row and says 1.0)
-    with pytest.warns(UndefinedMetricWarning, match="less than two samples of positive"):
-        assert np.isnan(assay.r2_score([1.0, 5.0], [1.0, 4.0], sample_weight=[1.0, 0.0]))
+    # only one row with positive weight: a constant y_true (zero-weight rows are absent)
+    with pytest.warns(UndefinedMetricWarning, match="constant"):
+        assert assay.r2_score([1.0, 5.0], [1.0, 4.0], sample_weight=[1.0, 0.0]) == 1.0
+    # a single row is a constant y_true too (scikit-learn returns NaN for one row, which
+    # would break "one row of weight 2 = two equal rows")
+    with pytest.warns(UndefinedMetricWarning, match="constant"):
+        assert assay.r2_score([1.0], [4.0]) == 0.0
+    with pytest.warns(UndefinedMetricWarning, match="constant"):
+        assert assay.r2_score([1.0], [4.0], sample_weight=[2.0]) == assay.r2_score(
+            [1.0, 1.0], [4.0, 4.0]
+        )
     with pytest.warns(UndefinedMetricWarning, match="1 output"):
         raw = assay.r2_score(
             [[1.0, 2.0], [3.0, 2.0]], [[1.0, 2.0], [2.0, 2.0]], multioutput="raw_values"

@@ -253,9 +253,10 @@ default='uniform_average'
     Returns
     -------
     float or ndarray of shape (n_outputs,)
-        R^2 (1 is perfect, 0 is the weighted mean of ``y_true``, negative is worse);
-        NaN with fewer than two rows of positive weight (scikit-learn counts zero-weight
-        rows here).
+        R^2 (1 is perfect, 0 is the weighted mean of ``y_true``, negative is worse).
+        A single row (or a single row of positive weight) is a constant ``y_true`` and
+        follows ``force_finite``; scikit-learn returns NaN for fewer than two rows, which
+        would make one row of weight 2 differ from two equal rows.
 
     Raises
     ------
@@ -285,15 +286,6 @@ default='uniform_average'
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, (*_LOSS_AVERAGES, "variance_weighted")
     )
-    n_counted = truth.shape[0] if weights is None else int(np.count_nonzero(weights))
-    if n_counted < 2:  # zero-weight rows are absent rows
-        warnings.warn(
-            "R^2 score is not well-defined with less than two samples of positive weight; "
-            "it is set to NaN.",
-            UndefinedMetricWarning,
-            stacklevel=2,
-        )
-        return float("nan")
     row_weights = 1.0 if weights is None else weights[:, None]
     residual = np.sum(row_weights * (truth - prediction) ** 2, axis=0)
     total = np.sum(row_weights * (truth - _mean_over_rows(truth, weights)) ** 2, axis=0)

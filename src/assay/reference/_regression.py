@@ -190,7 +190,7 @@ def r2_score(
     Returns
     -------
     float or ndarray of shape (n_outputs,)
-        NaN with fewer than two samples of positive weight.
+        A single row is a constant ``y_true`` and follows ``force_finite``.
 
     Notes
     -----
@@ -203,8 +203,6 @@ def r2_score(
     0.9486081370449678
     """
     truth, predicted, weights = _prepare(y_true, y_pred, sample_weight)
-    if sum(1 for w in weights if w != 0) < 2:  # rows of zero weight are absent
-        return NAN
     residual_sums = []
     total_sums = []
     for ts, ps in zip(truth, predicted, strict=True):
