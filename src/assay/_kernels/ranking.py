@@ -63,6 +63,91 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
     return buffer[:front], buffer[back:], weight_buffer, weight_buffer
 
 
+_EMPTY_SLOT = np.uint64(0x7FF8000000000001)  # a NaN bit pattern: never a score
+_LOW_HALF = np.uint64(0xFFFFFFFF)
+_MIX_LOW = np.uint64(0x9E3779B1)
+_MIX_HIGH = np.uint64(0x85EBCA77)
+
+
+@jit
+def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
+    """Tie groups of the scores by hashing, when there are at most ``limit`` of them.
+
+    One pass over the rows (zero-weight rows skipped) sums the positive and the negative
+    weight of every distinct score in an open-addressing hash table keyed by the score's
+    bits (-0.0 is 0.0); the distinct scores are then sorted (``m log m``).  Returns
+    ``(ok, positive_scores, negative_scores, positive_weights, negative_weights)`` in
+    the layout of :func:`split_scores` after sorting, with one entry per tie group that
+    holds weight of that class; ``ok`` is False (and the arrays empty) as soon as more
+    than ``limit`` distinct scores are seen, which costs only the rows read until then.
+    """
+    size = 16
+    while size < 2 * limit:
+        size *= 2
+    mask = np.uint64(size - 1)
+    slots = np.full(size, _EMPTY_SLOT, dtype=np.uint64)
+    slot_group = np.empty(size, dtype=np.int64)
+    group_bits = np.empty(limit, dtype=np.uint64)
+    positive_sum = np.zeros(limit, dtype=np.float64)
+    negative_sum = np.zeros(limit, dtype=np.float64)
+    n_groups = 0
+    bits = scores.view(np.uint64)
+    for i in range(scores.shape[0]):
+        if use_weights:
+            weight = weights[i] * weight_scale
+            if weight == 0.0:
+                continue
+        else:
+            weight = 1.0
+        key = bits[i]
+        if key == _SIGN:  # -0.0 is 0.0
+            key = np.uint64(0)
+        # multiplicative hash of both halves; 32 x 32-bit products cannot overflow
+        mixed = ((key & _LOW_HALF) * _MIX_LOW) ^ ((key >> np.uint64(32)) * _MIX_HIGH)
+        slot = (mixed >> np.uint64(16)) & mask
+        while slots[slot] != key and slots[slot] != _EMPTY_SLOT:
+            slot = (slot + np.uint64(1)) & mask
+        if slots[slot] == _EMPTY_SLOT:
+            if n_groups == limit:
+                none = np.empty(0, dtype=np.float64)
+                return False, none, none, none, none
+            slots[slot] = key
+            slot_group[slot] = n_groups
+            group_bits[n_groups] = key
+            n_groups += 1
+        group = slot_group[slot]
+        if positive[i]:
+            positive_sum[group] += weight
+        else:
+            negative_sum[group] += weight
+    values = group_bits[:n_groups].copy().view(np.float64)
+    order = np.argsort(-values)  # descending scores: ascending negated scores
+    n_positive = 0
+    n_negative = 0
+    for g in range(n_groups):
+        if positive_sum[g] > 0.0:
+            n_positive += 1
+        if negative_sum[g] > 0.0:
+            n_negative += 1
+    positive_scores = np.empty(n_positive, dtype=np.float64)
+    negative_scores = np.empty(n_negative, dtype=np.float64)
+    positive_weights = np.empty(n_positive, dtype=np.float64)
+    negative_weights = np.empty(n_negative, dtype=np.float64)
+    a = 0
+    b = 0
+    for r in range(n_groups):
+        g = order[r]
+        if positive_sum[g] > 0.0:
+            positive_scores[a] = -values[g]
+            positive_weights[a] = positive_sum[g]
+            a += 1
+        if negative_sum[g] > 0.0:
+            negative_scores[b] = -values[g]
+            negative_weights[b] = negative_sum[g]
+            b += 1
+    return True, positive_scores, negative_scores, positive_weights, negative_weights
+
+
 @jit
 def sort_with_weights(negated_scores, weights):
     """Sort ``negated_scores`` ascending in place, carrying ``weights`` along.

@@ -6,6 +6,10 @@ positives and of the negatives are sorted separately (negated, ascending).  One
 linear merge of the two sorted arrays then visits the tie groups from the highest
 score down (see :mod:`assay._kernels.ranking`).
 
+Scores with few distinct values (rounded probabilities, integer scores) are not sorted
+row by row: one hashing pass sums the weight of each class per distinct score, and only
+the distinct scores are sorted (:func:`assay._kernels.ranking.group_scores`).
+
 Sorting the two classes separately needs no index array.  Unweighted scores are
 sorted with NumPy's ``np.sort`` (a vectorised quicksort on x86, faster here than a
 radix sort of the keys); weighted scores need their weights carried along and use the
@@ -25,10 +29,17 @@ from assay._validation import as_sample_weight, as_scores, binary_target, check_
 from assay.exceptions import UndefinedMetricWarning
 
 _EMPTY = np.empty(0, dtype=np.float64)
+_GROUPING_MIN_ROWS = 2048  # below this, sorting is as fast as hashing
+_GROUPING_LIMIT = 65536  # at most this many distinct scores (and n / 8) are grouped
 
 
 class SortedBinary(NamedTuple):
-    """Scores of positives and negatives, negated and sorted ascending, with weights."""
+    """Scores of positives and negatives, negated and sorted ascending, with weights.
+
+    An entry is a row, or a whole tie group of one class with its summed weight (when
+    the scores were grouped by hashing); every ranking sweep gives the same result for
+    both, since it sums the weights of a tie group before using them.
+    """
 
     positive_scores: np.ndarray
     negative_scores: np.ndarray
@@ -66,8 +77,20 @@ def sort_scores(
         # a power of two taking the largest weight into [0.5, 1): exact, and it keeps
         # products of class totals (P * N) far from overflow and underflow
         weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
+    weight_array = _EMPTY if weights is None else weights
+    if scores.shape[0] >= _GROUPING_MIN_ROWS:
+        # few distinct scores (rounded probabilities, integer scores): aggregate the tie
+        # groups by hashing instead of sorting every row
+        limit = min(_GROUPING_LIMIT, scores.shape[0] // 8)
+        grouped, group_positive, group_negative, positive_sums, negative_sums = (
+            kernels.group_scores(scores, positive, weight_array, use_weights, weight_scale, limit)
+        )
+        if grouped:
+            return SortedBinary(
+                group_positive, group_negative, positive_sums, negative_sums, True, weight_scale
+            )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
-        scores, positive, _EMPTY if weights is None else weights, use_weights, weight_scale
+        scores, positive, weight_array, use_weights, weight_scale
     )
     if use_weights:
         kernels.sort_with_weights(positive_scores, positive_weights)

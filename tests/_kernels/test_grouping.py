@@ -1,0 +1,101 @@
+"""Tie groups by hashing (few distinct scores) against sorting every row."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import assay
+from assay._kernels import ranking as kernels
+from assay.metrics import _sorted
+
+EMPTY = np.empty(0)
+few_values = st.sampled_from([-2.5, -0.0, 0.0, 0.125, 0.5, 1.0, 7.0])
+
+
+def aggregated_by_numpy(scores, positive, weights):
+    """Per class: sorted distinct negated scores and summed weights, the obvious way."""
+    w = np.ones(scores.shape[0]) if weights is None else weights
+    keep = w > 0
+    result = []
+    for mask in (positive & keep, ~positive & keep):
+        negated = -(scores[mask] + 0.0)
+        values, inverse = np.unique(negated, return_inverse=True)
+        sums = np.bincount(inverse, weights=w[mask], minlength=values.shape[0])
+        result += [values, sums]
+    return result[0], result[2], result[1], result[3]
+
+
+@given(
+    hnp.arrays(np.float64, st.integers(1, 300), elements=few_values),
+    st.data(),
+)
+def test_grouped_tie_groups_equal_numpy_aggregation(scores, data) -> None:
+    n = scores.shape[0]
+    positive = np.asarray(data.draw(hnp.arrays(np.bool_, n)))
+    weights = data.draw(
+        st.one_of(
+            st.none(),
+            hnp.arrays(np.float64, n, elements=st.integers(0, 3).map(float)),
+        )
+    )
+    if weights is not None and not np.any(weights > 0):
+        weights[0] = 1.0
+    use_weights = weights is not None
+    ok, a, b, wa, wb = kernels.group_scores(
+        scores, positive, EMPTY if weights is None else weights, use_weights, 1.0, 16
+    )
+    assert ok
+    expected = aggregated_by_numpy(scores, positive, weights)
+    for got, want in zip((a, b, wa, wb), expected, strict=True):
+        np.testing.assert_array_equal(got, want)  # integer sums: exact
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5])
+def test_grouping_gives_up_beyond_the_limit(limit) -> None:
+    scores = np.arange(6, dtype=np.float64) % 3  # three distinct values
+    ok, *arrays = kernels.group_scores(scores, scores > 0, EMPTY, False, 1.0, limit)
+    assert ok == (limit >= 3)
+    if not ok:
+        assert all(array.shape == (0,) for array in arrays)
+
+
+@pytest.mark.parametrize("weights_kind", ["none", "integer", "fraction"])
+def test_grouped_and_sorted_paths_agree(monkeypatch, weights_kind) -> None:
+    rng = np.random.default_rng(5)
+    n = 20_000  # above the grouping threshold
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 1)  # about 80 distinct scores
+    w = {
+        "none": None,
+        "integer": rng.integers(0, 4, n).astype(float),
+        "fraction": rng.random(n),
+    }[weights_kind]
+    grouped = {
+        "auc": assay.roc_auc_score(y, s, sample_weight=w),
+        "ap": assay.average_precision_score(y, s, sample_weight=w),
+        "eer": assay.equal_error_rate(y, s, sample_weight=w),
+        "table": assay.confusion_matrix_at_thresholds(y, s, sample_weight=w),
+        "roc": assay.roc_curve(y, s, sample_weight=w),
+    }
+    assert _sorted.sort_binary(y, s, sample_weight=w).positive_scores.shape[0] < 200
+    monkeypatch.setattr(_sorted, "_GROUPING_MIN_ROWS", 10**9)  # force the sorting path
+    assert _sorted.sort_binary(y, s, sample_weight=w).positive_scores.shape[0] > 200
+    sorted_path = {
+        "auc": assay.roc_auc_score(y, s, sample_weight=w),
+        "ap": assay.average_precision_score(y, s, sample_weight=w),
+        "eer": assay.equal_error_rate(y, s, sample_weight=w),
+        "table": assay.confusion_matrix_at_thresholds(y, s, sample_weight=w),
+        "roc": assay.roc_curve(y, s, sample_weight=w),
+    }
+    exact = weights_kind != "fraction"  # integer sums are exact in any order
+    for key, value in grouped.items():
+        if exact:
+            np.testing.assert_array_equal(value, sorted_path[key], err_msg=key)
+        else:  # fractional weights summed in another order: rounding only
+            for got, want in zip(np.atleast_1d(value), np.atleast_1d(sorted_path[key]),
+                                 strict=True):  # fmt: skip
+                np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=key)
