@@ -408,6 +408,8 @@ def pr_auc_trapezoid(a, b, wa, wb, use_weights):
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
         _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        if p + q == 0.0:
+            continue  # a group of zero weight (possible in a resampled replicate)
         tp += p
         fp += q
         precision = tp / (tp + fp)
@@ -427,9 +429,11 @@ def pr_auc_interpolated(true_positives, false_positives):
     total = 0.0
     best = 0.0
     for k in range(m - 1, -1, -1):
-        precision = true_positives[k] / (true_positives[k] + false_positives[k])
-        if precision > best:
-            best = precision
+        predicted = true_positives[k] + false_positives[k]
+        if predicted > 0.0:  # points of zero weight (resampled replicates) do not exist
+            precision = true_positives[k] / predicted
+            if precision > best:
+                best = precision
         previous = true_positives[k - 1] if k > 0 else 0.0
         total += (true_positives[k] - previous) * best
     return total / total_positive
@@ -452,9 +456,11 @@ def pr_auc_eleven_point(true_positives, false_positives):
         while level >= 0 and 10.0 * true_positives[k] < level * total_positive:
             level_values[level] = best
             level -= 1
-        precision = true_positives[k] / (true_positives[k] + false_positives[k])
-        if precision > best:
-            best = precision
+        predicted = true_positives[k] + false_positives[k]
+        if predicted > 0.0:
+            precision = true_positives[k] / predicted
+            if precision > best:
+                best = precision
     while level >= 0:
         level_values[level] = best
         level -= 1
