@@ -170,3 +170,26 @@ def test_greater_is_better_is_true_to_the_metric(name) -> None:
     best = _call(name, perfect, None, options)
     worse = _call(name, poor, None, options)
     assert (best > worse) if declaration.greater_is_better else (best < worse)
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, d in METRICS.items() if d.computed_from == "confusion")
+)
+@given(data=st.data())
+def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data) -> None:
+    """``from_confusion(*resolve(arguments))`` is the public value, for any options."""
+    declaration = METRICS[name]
+    arguments, weights, options = data.draw(declared_problem(name))
+    assert declaration.from_confusion is not None
+    if "average" in declaration.from_confusion.options:
+        averages = declaration.from_confusion.averages
+        options["average"] = data.draw(st.sampled_from([a for a in averages if a != "binary"]))
+        options["zero_division"] = data.draw(st.sampled_from([0.0, 1.0, np.nan]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        public = declaration.function(*arguments, sample_weight=weights, **options)
+        matrix, resolved = declaration.resolve_arguments(
+            *arguments, sample_weight=weights, **options
+        )
+        value = declaration.from_confusion.from_confusion(matrix, **resolved)
+    np.testing.assert_array_equal(value, public)

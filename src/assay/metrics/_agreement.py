@@ -10,6 +10,8 @@ import math
 import numbers
 from typing import Any
 
+import numpy as np
+
 from assay._validation import check_option, format_values
 from assay.metrics._cell_metrics import (
     balanced_accuracy_from_confusion,
@@ -116,6 +118,14 @@ default='multiclass'
     return matthews_from_confusion(matrix, **options, stacklevel=3)
 
 
+def resolve_balanced_accuracy(
+    y_true: Any, y_pred: Any, *, sample_weight: Any, adjusted: bool
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The matrix and options of :func:`balanced_accuracy_score`."""
+    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
+    return confusion.matrix, {"adjusted": adjusted}
+
+
 def balanced_accuracy_score(
     y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False
 ) -> float:
@@ -172,10 +182,46 @@ def balanced_accuracy_score(
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1], adjusted=True)
     0.25
     """
-    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
-    return float(
-        balanced_accuracy_from_confusion(confusion.matrix, adjusted=adjusted, stacklevel=3)
+    matrix, options = resolve_balanced_accuracy(
+        y_true, y_pred, sample_weight=sample_weight, adjusted=adjusted
     )
+    return float(balanced_accuracy_from_confusion(matrix, **options, stacklevel=3))
+
+
+def resolve_cohen_kappa(
+    y1: Any,
+    y2: Any,
+    *,
+    labels: Any,
+    weights: str | None,
+    sample_weight: Any,
+    replace_undefined_by: float,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Check the options; the matrix and options of :func:`cohen_kappa_score`."""
+    if not isinstance(replace_undefined_by, numbers.Real) or not (
+        math.isnan(replace_undefined_by) or -1.0 <= replace_undefined_by <= 1.0
+    ):
+        raise ValueError(
+            "`replace_undefined_by` must be NaN or a number in [-1, 1]; "
+            f"got {replace_undefined_by!r}."
+        )
+    confusion = labelled_confusion(
+        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2")
+    )
+    classes = None
+    if labels is not None:
+        k = confusion.n_requested
+        if not confusion.in_y_true[:k].any():
+            raise ValueError(
+                f"None of `labels` {format_values(confusion.classes[:k])} occurs in `y1`; "
+                "at least one must."
+            )
+        classes = list(range(k))
+    return confusion.matrix, {
+        "weights": weights,
+        "classes": classes,
+        "replace_undefined_by": replace_undefined_by,
+    }
 
 
 def cohen_kappa_score(
@@ -247,31 +293,12 @@ def cohen_kappa_score(
     0.6875
     """
     check_option(weights, "weights", (None, "linear", "quadratic"))
-    if not isinstance(replace_undefined_by, numbers.Real) or not (
-        math.isnan(replace_undefined_by) or -1.0 <= replace_undefined_by <= 1.0
-    ):
-        raise ValueError(
-            "`replace_undefined_by` must be NaN or a number in [-1, 1]; "
-            f"got {replace_undefined_by!r}."
-        )
-    confusion = labelled_confusion(
-        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2")
+    matrix, options = resolve_cohen_kappa(
+        y1,
+        y2,
+        labels=labels,
+        weights=weights,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
     )
-    classes = None
-    if labels is not None:
-        k = confusion.n_requested
-        if not confusion.in_y_true[:k].any():
-            raise ValueError(
-                f"None of `labels` {format_values(confusion.classes[:k])} occurs in `y1`; "
-                "at least one must."
-            )
-        classes = list(range(k))
-    return float(
-        cohen_kappa_from_confusion(
-            confusion.matrix,
-            weights=weights,
-            classes=classes,
-            replace_undefined_by=replace_undefined_by,
-            stacklevel=3,
-        )
-    )
+    return float(cohen_kappa_from_confusion(matrix, **options, stacklevel=3))

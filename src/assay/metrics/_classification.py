@@ -55,6 +55,14 @@ def averaged_confusion(
     return matrix, {**options, "zero_division": zero_division}
 
 
+def resolve_counts(
+    y_true: Any, y_pred: Any, *, normalize: bool, sample_weight: Any
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The matrix and options of :func:`accuracy_score` and :func:`error_rate`."""
+    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
+    return confusion.matrix, {"normalize": normalize}
+
+
 def accuracy_score(
     y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
 ) -> float:
@@ -95,8 +103,10 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
     2.0
     """
-    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
-    return float(accuracy_from_confusion(confusion.matrix, normalize=normalize))
+    matrix, options = resolve_counts(
+        y_true, y_pred, normalize=normalize, sample_weight=sample_weight
+    )
+    return float(accuracy_from_confusion(matrix, **options))
 
 
 def error_rate(
@@ -140,8 +150,10 @@ def error_rate(
     >>> error_rate([1, 1, 0], [1, 0, 1], normalize=False, sample_weight=[1.0, 2.0, 0.5])
     2.5
     """
-    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
-    return float(error_rate_from_confusion(confusion.matrix, normalize=normalize))
+    matrix, options = resolve_counts(
+        y_true, y_pred, normalize=normalize, sample_weight=sample_weight
+    )
+    return float(error_rate_from_confusion(matrix, **options))
 
 
 def precision_score(

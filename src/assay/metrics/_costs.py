@@ -36,6 +36,28 @@ def _as_cost_matrix(cost_matrix: Any, n_classes: int, classes: Any) -> np.ndarra
     return cost
 
 
+def resolve_expected_cost(
+    y_true: Any,
+    y_pred: Any,
+    cost_matrix: Any,
+    *,
+    labels: Any,
+    sample_weight: Any,
+    normalize: str | None,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Check the options; the matrix and options of :func:`expected_cost`."""
+    check_option(normalize, "normalize", ("all", "true", None))
+    confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+    k = confusion.n_requested
+    if confusion.classes.shape[0] > k:
+        raise ValueError(
+            f"`y_true` or `y_pred` hold labels {format_values(confusion.classes[k:])} that "
+            "are not in `labels`; the cost matrix must cover every class of the data."
+        )
+    cost = _as_cost_matrix(cost_matrix, k, format_values(confusion.classes))
+    return confusion.matrix, {"cost_matrix": cost, "normalize": normalize}
+
+
 def expected_cost(
     y_true: Any,
     y_pred: Any,
@@ -101,18 +123,15 @@ def expected_cost(
     >>> expected_cost([0, 0, 1, 1], [0, 1, 0, 1], [[0, 10], [1000, 10]], normalize=None)
     1020.0
     """
-    check_option(normalize, "normalize", ("all", "true", None))
-    confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-    k = confusion.n_requested
-    if confusion.classes.shape[0] > k:
-        raise ValueError(
-            f"`y_true` or `y_pred` hold labels {format_values(confusion.classes[k:])} that "
-            "are not in `labels`; the cost matrix must cover every class of the data."
-        )
-    cost = _as_cost_matrix(cost_matrix, k, format_values(confusion.classes))
-    return float(
-        expected_cost_from_confusion(confusion.matrix, cost, normalize=normalize, stacklevel=3)
+    matrix, options = resolve_expected_cost(
+        y_true,
+        y_pred,
+        cost_matrix,
+        labels=labels,
+        sample_weight=sample_weight,
+        normalize=normalize,
     )
+    return float(expected_cost_from_confusion(matrix, **options, stacklevel=3))
 
 
 def bayes_decision(proba: Any, cost_matrix: Any, *, labels: Any = None) -> np.ndarray:

@@ -19,12 +19,16 @@ dispatching on a chain of ``if metric is ...``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
 from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
+from assay.metrics._confusion import AVERAGES
 
 __all__: list[str] = []
 
@@ -49,12 +53,66 @@ class MetricDeclaration:
     """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
     sorted_options: tuple[str, ...] = field(default=())
     """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
+    resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None
+    """For ``"confusion"``: ``resolve(**public_arguments) -> (matrix, options)`` checks
+    the arguments like the public function and returns the confusion matrix and the
+    options of ``from_confusion``; ``from_confusion.from_confusion(matrix, **options)``
+    is then the public value."""
+
+    def resolve_arguments(self, *args: Any, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        """Matrix and options for a call ``function(*args, **kwargs)`` (defaults applied)."""
+        assert self.resolve is not None
+        bound = inspect.signature(self.function).bind(*args, **kwargs)
+        bound.apply_defaults()
+        return self.resolve(**bound.arguments)
 
 
-def _confusion(function: Callable[..., Any], greater_is_better: bool) -> MetricDeclaration:
+def _averaged_resolver(
+    averages: tuple[str | None, ...] = AVERAGES, with_beta: bool = False
+) -> Callable[..., tuple[np.ndarray, dict[str, Any]]]:
+    """Resolver of the metrics that take ``labels, pos_label, average, zero_division``."""
+
+    def resolve(
+        y_true: Any,
+        y_pred: Any,
+        *,
+        labels: Any,
+        pos_label: Any,
+        average: str | None,
+        sample_weight: Any,
+        zero_division: Any,
+        beta: float | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        matrix, options = _classification.averaged_confusion(
+            y_true,
+            y_pred,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
+            averages=averages,
+        )
+        if with_beta:
+            options["beta"] = float(beta)  # type: ignore[arg-type]
+        return matrix, options
+
+    return resolve
+
+
+def _confusion(
+    function: Callable[..., Any],
+    greater_is_better: bool,
+    resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None,
+) -> MetricDeclaration:
     name = function.__name__
     return MetricDeclaration(
-        name, function, "confusion", greater_is_better, from_confusion=CONFUSION_METRICS[name]
+        name,
+        function,
+        "confusion",
+        greater_is_better,
+        from_confusion=CONFUSION_METRICS[name],
+        resolve=resolve or _averaged_resolver(),
     )
 
 
@@ -81,21 +139,23 @@ def _values(function: Callable[..., Any], greater_is_better: bool) -> MetricDecl
 METRICS: dict[str, MetricDeclaration] = {
     declaration.name: declaration
     for declaration in (
-        _confusion(_classification.accuracy_score, True),
-        _confusion(_classification.error_rate, False),
+        _confusion(_classification.accuracy_score, True, _classification.resolve_counts),
+        _confusion(_classification.error_rate, False, _classification.resolve_counts),
         _confusion(_classification.precision_score, True),
         _confusion(_classification.recall_score, True),
         _confusion(_classification.f1_score, True),
-        _confusion(_classification.fbeta_score, True),
+        _confusion(_classification.fbeta_score, True, _averaged_resolver(with_beta=True)),
         _confusion(_rates.specificity_score, True),
         _confusion(_rates.npv_score, True),
         _confusion(_rates.false_positive_rate, False),
         _confusion(_rates.false_negative_rate, False),
         _confusion(_rates.false_discovery_rate, False),
-        _confusion(_agreement.matthews_corrcoef, True),
-        _confusion(_agreement.balanced_accuracy_score, True),
-        _confusion(_agreement.cohen_kappa_score, True),
-        _confusion(_costs.expected_cost, False),
+        _confusion(
+            _agreement.matthews_corrcoef, True, _averaged_resolver(("multiclass", *AVERAGES))
+        ),
+        _confusion(_agreement.balanced_accuracy_score, True, _agreement.resolve_balanced_accuracy),
+        _confusion(_agreement.cohen_kappa_score, True, _agreement.resolve_cohen_kappa),
+        _confusion(_costs.expected_cost, False, _costs.resolve_expected_cost),
         _ranking_metric(_ranking.roc_auc_score, _ranking.roc_auc_from_sorted, ("max_fpr",), True),
         _ranking_metric(
             _ranking.average_precision_score, _ranking.average_precision_from_sorted, (), True
