@@ -1,0 +1,9 @@
+"""Statistical inference: bootstrap intervals, permutation tests, comparisons of models.
+
+The public functions (``bootstrap``, ``compare``, ``permutation_test``) are built on
+the interval and p-value arithmetic of :mod:`assay.inference._intervals`.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
