@@ -40,3 +40,25 @@ def test_no_writable_cache_location_switches_caching_off_with_a_warning(monkeypa
         monkeypatch.undo()
         importlib.reload(_jit)
     assert _jit.CACHE
+
+
+def test_cached_kernels_are_dropped_when_any_kernel_source_changes(tmp_path, monkeypatch) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    monkeypatch.setattr(_jit, "_KERNEL_DIRECTORY", tmp_path)
+
+    def cached_files() -> set[str]:
+        return {p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")}
+
+    (cache / "a.f-1.py311.nbi").write_text("")
+    (cache / "a.f-1.py311.1.nbc").write_text("")
+    _jit._drop_stale_cache()  # no marker yet: unknown provenance, dropped
+    assert cached_files() == set()
+    (cache / "a.f-1.py311.nbi").write_text("")
+    _jit._drop_stale_cache()  # same sources: kept
+    assert cached_files() == {"a.f-1.py311.nbi"}
+    (tmp_path / "b.py").write_text("y = 3\n")  # a callee elsewhere changed
+    _jit._drop_stale_cache()
+    assert cached_files() == set()

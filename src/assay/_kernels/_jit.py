@@ -13,15 +13,21 @@ Every kernel in :mod:`assay._kernels` is decorated with :func:`jit` (or
   raising; kernels never rely on Python exceptions.
 * no ``fastmath`` -- results must be reproducible and IEEE-exact.
 
+Numba notices an edit to a kernel's own source file but not to a function it calls
+from another module; :func:`_drop_stale_cache` therefore clears this package's cache
+whenever any kernel source (or the Numba version) changes.
+
 Kernels never call ``numba.get_num_threads()`` internally: Numba silently refuses to
 cache such functions.  Thread counts are passed in as arguments.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numba
@@ -46,7 +52,42 @@ def _cache_is_usable() -> bool:
     return True
 
 
+def _sources_digest() -> str:
+    """Digest of every kernel source file and of the Numba version."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(_KERNEL_DIRECTORY.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _drop_stale_cache() -> None:
+    """Delete cached kernels compiled from other versions of the kernel sources.
+
+    Numba invalidates a cached function when *its own* source file changes, but not when
+    a function it calls from another module does (a kernel of ``resample.py`` inlines
+    the random streams of ``_rng.py``).  So the whole in-tree cache of this package is
+    keyed by one digest of all kernel sources: when the digest changes (an upgrade, an
+    edit), the cached ``.nbi``/``.nbc`` files are removed and recompiled on first use.
+    """
+    cache_directory = _KERNEL_DIRECTORY / "__pycache__"
+    marker = cache_directory / "assay-kernel-sources.sha256"
+    try:
+        digest = _sources_digest()
+        if marker.is_file() and marker.read_text() == digest:
+            return
+        cache_directory.mkdir(exist_ok=True)
+        for stale in [*cache_directory.glob("*.nbi"), *cache_directory.glob("*.nbc")]:
+            stale.unlink(missing_ok=True)
+        marker.write_text(digest)
+    except OSError:  # a read-only install: Numba then uses its user-wide cache
+        return
+
+
+_KERNEL_DIRECTORY = Path(__file__).resolve().parent
 CACHE = _cache_is_usable()
+if CACHE and os.environ.get("NUMBA_CACHE_DIR", "") == "":
+    _drop_stale_cache()
 if not CACHE:
     warnings.warn(
         "assay cannot write compiled kernels to disk (the package directory and "
