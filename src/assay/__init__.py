@@ -1,6 +1,6 @@
 """assay: fast, statistically honest evaluation of classifiers and regressors."""
 
-from assay import datasets, metrics
+from assay import datasets, inference, metrics
 from assay._version import __version__
 from assay.exceptions import (
     AssayError,
@@ -10,6 +10,7 @@ from assay.exceptions import (
     SelfCheckError,
     UndefinedMetricWarning,
 )
+from assay.inference import bootstrap
 from assay.metrics import (
     accuracy_score,
     average_precision_score,
@@ -55,6 +56,7 @@ __all__ = [
     "average_precision_score",
     "balanced_accuracy_score",
     "bayes_decision",
+    "bootstrap",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
@@ -69,6 +71,7 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "inference",
     "matthews_corrcoef",
     "mean_absolute_error",
     "mean_squared_error",

@@ -6,4 +6,6 @@ the interval and p-value arithmetic of :mod:`assay.inference._intervals`.
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from assay.inference._bootstrap import bootstrap
+
+__all__ = ["bootstrap"]

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from assay._kernels import resample
 from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
 from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
 from assay.metrics._confusion import AVERAGES
@@ -53,6 +54,9 @@ class MetricDeclaration:
     """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
     sorted_options: tuple[str, ...] = field(default=())
     """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
+    replicate_code: Callable[..., tuple[int, float]] | None = None
+    """For ``"ranking"``: ``replicate_code(**public_options) -> (metric code, option)`` of
+    the bootstrap kernels (:func:`assay._kernels.resample.replicate_metric`)."""
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None
     """For ``"confusion"``: ``resolve(**public_arguments) -> (matrix, options)`` checks
     the arguments like the public function and returns the confusion matrix and the
@@ -121,6 +125,7 @@ def _ranking_metric(
     from_sorted: Callable[..., float],
     options: tuple[str, ...],
     greater_is_better: bool,
+    replicate_code: Callable[..., tuple[int, float]],
 ) -> MetricDeclaration:
     return MetricDeclaration(
         function.__name__,
@@ -129,7 +134,30 @@ def _ranking_metric(
         greater_is_better,
         from_sorted=from_sorted,
         sorted_options=options,
+        replicate_code=replicate_code,
     )
+
+
+def _roc_auc_code(max_fpr: float | None = None, **_: Any) -> tuple[int, float]:
+    return resample.ROC_AUC, 1.0 if max_fpr is None else float(max_fpr)
+
+
+def _average_precision_code(**_: Any) -> tuple[int, float]:
+    return resample.AVERAGE_PRECISION, 0.0
+
+
+def _pr_auc_code(method: str = "trapezoid", **_: Any) -> tuple[int, float]:
+    codes = {
+        "trapezoid": resample.PR_AUC_TRAPEZOID,
+        "interpolated": resample.PR_AUC_INTERPOLATED,
+        "11-point": resample.PR_AUC_ELEVEN_POINT,
+    }
+    return codes[method], 0.0
+
+
+def _equal_error_rate_code(method: str = "interpolate", **_: Any) -> tuple[int, float]:
+    codes = {"interpolate": resample.EER_INTERPOLATE, "nearest": resample.EER_NEAREST}
+    return codes[method], 0.0
 
 
 def _values(function: Callable[..., Any], greater_is_better: bool) -> MetricDeclaration:
@@ -156,16 +184,29 @@ METRICS: dict[str, MetricDeclaration] = {
         _confusion(_agreement.balanced_accuracy_score, True, _agreement.resolve_balanced_accuracy),
         _confusion(_agreement.cohen_kappa_score, True, _agreement.resolve_cohen_kappa),
         _confusion(_costs.expected_cost, False, _costs.resolve_expected_cost),
-        _ranking_metric(_ranking.roc_auc_score, _ranking.roc_auc_from_sorted, ("max_fpr",), True),
         _ranking_metric(
-            _ranking.average_precision_score, _ranking.average_precision_from_sorted, (), True
+            _ranking.roc_auc_score,
+            _ranking.roc_auc_from_sorted,
+            ("max_fpr",),
+            True,
+            _roc_auc_code,
         ),
-        _ranking_metric(_ranking.pr_auc_score, _ranking.pr_auc_from_sorted, ("method",), True),
+        _ranking_metric(
+            _ranking.average_precision_score,
+            _ranking.average_precision_from_sorted,
+            (),
+            True,
+            _average_precision_code,
+        ),
+        _ranking_metric(
+            _ranking.pr_auc_score, _ranking.pr_auc_from_sorted, ("method",), True, _pr_auc_code
+        ),
         _ranking_metric(
             _ranking.equal_error_rate,
             _ranking.equal_error_rate_from_sorted,
             ("method",),
             False,
+            _equal_error_rate_code,
         ),
         _values(_regression.mean_squared_error, False),
         _values(_regression.root_mean_squared_error, False),

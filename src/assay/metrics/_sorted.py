@@ -47,6 +47,7 @@ class SortedBinary(NamedTuple):
     negative_weights: np.ndarray
     use_weights: bool
     weight_scale: float = 1.0  # weights were multiplied by this power of two
+    grouped: bool = False  # entries are tie-group cells (unweighted counts as weights)
 
     @property
     def kernel_arguments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -68,9 +69,18 @@ class SortedBinary(NamedTuple):
 
 
 def sort_scores(
-    positive: np.ndarray, scores: np.ndarray, weights: np.ndarray | None
+    positive: np.ndarray,
+    scores: np.ndarray,
+    weights: np.ndarray | None,
+    *,
+    group_ties: bool = True,
 ) -> SortedBinary:
-    """Split validated arrays by class and sort each part (the kernels' input)."""
+    """Split validated arrays by class and sort each part (the kernels' input).
+
+    With ``group_ties`` (the default), scores with few distinct values may come back as
+    one entry per (tie group, class) cell; a bootstrap of weighted rows needs the rows
+    themselves and passes False.
+    """
     use_weights = weights is not None
     weight_scale = 1.0
     if weights is not None:
@@ -78,7 +88,7 @@ def sort_scores(
         # products of class totals (P * N) far from overflow and underflow
         weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
     weight_array = _EMPTY if weights is None else weights
-    if scores.shape[0] >= _GROUPING_MIN_ROWS:
+    if group_ties and scores.shape[0] >= _GROUPING_MIN_ROWS:
         # few distinct scores (rounded probabilities, integer scores): aggregate the tie
         # groups by hashing instead of sorting every row
         limit = min(_GROUPING_LIMIT, scores.shape[0] // 8)
@@ -87,7 +97,13 @@ def sort_scores(
         )
         if grouped:
             return SortedBinary(
-                group_positive, group_negative, positive_sums, negative_sums, True, weight_scale
+                group_positive,
+                group_negative,
+                positive_sums,
+                negative_sums,
+                True,
+                weight_scale,
+                grouped=True,
             )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
         scores, positive, weight_array, use_weights, weight_scale

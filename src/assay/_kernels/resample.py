@@ -1,0 +1,512 @@
+"""Bootstrap drivers: replicates are multiplicities over already-sorted atoms.
+
+ARCHITECTURE rules 3 and 5.  A binary ranking problem reaches these kernels in the
+layout of :mod:`assay._kernels.ranking` (negated scores of each class sorted ascending),
+where each entry is an *atom*: a row, or, for unweighted data with tied scores, a whole
+(tie group, class) cell of ``size`` rows.  :func:`group_ends` records once where every
+tie group ends in each class's array.  A bootstrap replicate then draws a count for
+every atom -- how many times its rows are drawn -- and its metric is one sweep over the
+tie groups with weights ``count * unit_weight``.  Nothing is re-sorted and no resampled
+array of rows is built: memory is O(n) per thread, whatever the number of replicates.
+
+Counts of a multinomial replicate (n draws with replacement from the n rows):
+
+* the number of positives drawn is Binomial(n, P / n) (fixed at P when stratified);
+* within a class, atoms of one row each are counted by blocks of ``_BLOCK`` atoms: the
+  block totals are conditional binomials, then the block's draws are uniform indices
+  into it, so the counts being written stay in cache (an exact multinomial);
+* atoms of several rows (tie cells) get conditional binomials, one per atom.
+
+A Poisson replicate gives every atom an independent Poisson(size) count.
+
+Every replicate ``r`` draws from its own counter-based stream ``stream(seed, r)`` and is
+computed by one thread from start to end, in a fixed order, so results are
+bit-identical whatever the number of threads; ``n_workers`` only splits the replicates
+between threads.
+
+The replicate sweeps compute the formulas of the plain kernels of
+:mod:`assay._kernels.ranking` from cumulative weights (prefix sums over the atoms), which
+removes every branch from the loop over tie groups.  Unweighted, the prefix sums are
+exact integers and the results equal the plain kernels' to the last bit for unit counts
+(tested); weighted, they agree to rounding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from assay._kernels import ranking
+from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._rng import binomial, next_below, next_u64, poisson, stream
+
+MULTINOMIAL = 0
+STRATIFIED = 1
+POISSON = 2
+
+# metric codes of :func:`replicate_metric`
+ROC_AUC = 0
+AVERAGE_PRECISION = 1
+PR_AUC_TRAPEZOID = 2
+PR_AUC_INTERPOLATED = 3
+PR_AUC_ELEVEN_POINT = 4
+EER_INTERPOLATE = 5
+EER_NEAREST = 6
+
+_BLOCK_BITS = 12
+_BLOCK = 1 << _BLOCK_BITS  # atoms per block of index draws: the block's counts stay in L1
+_INDEX_MASK = np.uint64(_BLOCK - 1)
+
+
+@jit
+def group_ends(a, b):
+    """Per tie group, the end of its atoms in ``a`` and in ``b`` (cumulative, int64)."""
+    m = ranking.count_groups(a, b)
+    positive_end = np.empty(m, dtype=np.int64)
+    negative_end = np.empty(m, dtype=np.int64)
+    i = 0
+    j = 0
+    na = a.shape[0]
+    nb = b.shape[0]
+    for g in range(m):
+        if i < na and (j >= nb or a[i] <= b[j]):
+            value = a[i]
+        else:
+            value = b[j]
+        while i < na and a[i] == value:
+            i += 1
+        while j < nb and b[j] == value:
+            j += 1
+        positive_end[g] = i
+        negative_end[g] = j
+    return positive_end, negative_end
+
+
+@jit
+def cumulative_weights(counts, unit, weighted, prefix):
+    """``prefix[k]``: the weight of the first ``k`` atoms (``prefix[0] = 0``).
+
+    Unweighted, the prefix sums are exact integers (int64 ``prefix``); weighted they
+    are float64 sums of ``count * unit``.
+    """
+    prefix[0] = 0
+    total = prefix[0]
+    for k in range(counts.shape[0]):
+        if weighted:
+            total += counts[k] * unit[k]
+        else:
+            total += counts[k]
+        prefix[k + 1] = total
+
+
+@jit
+def _replicate_roc_auc(positive_end, negative_end, positive_prefix, negative_prefix, max_fpr):
+    """:func:`assay._kernels.ranking.roc_auc` from cumulative weights: no branch per group.
+
+    With ``TP``, ``FP`` after group ``k`` read from the prefix sums, the trapezoid is
+    ``(FP_k - FP_{k-1}) (TP_{k-1} + TP_k)``; the partial area stops in the group that
+    crosses ``max_fpr``.
+    """
+    m = positive_end.shape[0]
+    total_positive = float(positive_prefix[positive_end[m - 1]])
+    total_negative = float(negative_prefix[negative_end[m - 1]])
+    if total_positive == 0.0 or total_negative == 0.0:
+        return np.nan
+    limit = max_fpr * total_negative
+    area2 = 0.0
+    tp = 0.0
+    fp = 0.0
+    for g in range(m):
+        next_tp = float(positive_prefix[positive_end[g]])
+        next_fp = float(negative_prefix[negative_end[g]])
+        if max_fpr < 1.0 and next_fp > limit:
+            q = next_fp - fp
+            if limit > fp:
+                dx = limit - fp
+                area2 += dx * (2.0 * tp + (next_tp - tp) * dx / q)
+            break
+        area2 += (next_fp - fp) * (tp + next_tp)
+        tp = next_tp
+        fp = next_fp
+    partial = area2 / (2.0 * total_positive * total_negative)
+    if max_fpr >= 1.0:
+        return partial
+    min_area = 0.5 * max_fpr * max_fpr
+    return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
+
+
+@jit
+def _replicate_precision_areas(positive_end, negative_end, positive_prefix, negative_prefix,
+                               metric):  # fmt: skip
+    """Step-sum AP or trapezoidal AUC-PR from cumulative weights (groups of zero weight
+    add nothing and leave the previous precision unchanged)."""
+    m = positive_end.shape[0]
+    total_positive = float(positive_prefix[positive_end[m - 1]])
+    if total_positive == 0.0:
+        return np.nan
+    total = 0.0
+    tp = 0.0
+    previous_precision = 1.0
+    for g in range(m):
+        next_tp = float(positive_prefix[positive_end[g]])
+        fp = float(negative_prefix[negative_end[g]])
+        p = next_tp - tp
+        predicted = next_tp + fp
+        precision = next_tp / predicted if predicted > 0.0 else previous_precision
+        if metric == AVERAGE_PRECISION:
+            total += p * precision
+        else:
+            total += p * (precision + previous_precision)
+        previous_precision = precision
+        tp = next_tp
+    if metric == AVERAGE_PRECISION:
+        return total / total_positive
+    return total / (2.0 * total_positive)
+
+
+@jit
+def replicate_metric(positive_end, negative_end, positive_prefix, negative_prefix, metric,
+                     option):  # fmt: skip
+    """Metric ``metric`` (a code above) of one replicate; NaN where it is undefined.
+
+    ``*_prefix``: cumulative weights of the atoms (:func:`cumulative_weights`);
+    ``option``: ``max_fpr`` of ROC AUC (1.0 for the full area).
+    """
+    if metric == ROC_AUC:
+        return _replicate_roc_auc(
+            positive_end, negative_end, positive_prefix, negative_prefix, option
+        )
+    if metric == AVERAGE_PRECISION or metric == PR_AUC_TRAPEZOID:
+        return _replicate_precision_areas(
+            positive_end, negative_end, positive_prefix, negative_prefix, metric
+        )
+    m = positive_end.shape[0]
+    tps = np.empty(m, dtype=np.float64)
+    fps = np.empty(m, dtype=np.float64)
+    for g in range(m):
+        tps[g] = positive_prefix[positive_end[g]]
+        fps[g] = negative_prefix[negative_end[g]]
+    if tps[m - 1] == 0.0:
+        return np.nan
+    if metric == PR_AUC_INTERPOLATED:
+        return ranking.pr_auc_interpolated(tps, fps)
+    if metric == PR_AUC_ELEVEN_POINT:
+        return ranking.pr_auc_eleven_point(tps, fps)
+    if fps[m - 1] == 0.0:
+        return np.nan
+    return ranking.equal_error_rate(tps, fps, metric == EER_INTERPOLATE)
+
+
+@jit
+def _rows_multinomial(total, counts, state):
+    """Counts of ``total`` uniform draws over ``len(counts)`` atoms of one row each."""
+    n_atoms = counts.shape[0]
+    remaining_draws = total
+    remaining_atoms = n_atoms
+    for start in range(0, n_atoms, _BLOCK):
+        end = min(start + _BLOCK, n_atoms)
+        size = end - start
+        for k in range(start, end):
+            counts[k] = 0
+        if remaining_draws == 0:
+            continue
+        if size == remaining_atoms:
+            block_total = remaining_draws
+        else:
+            block_total, state = binomial(remaining_draws, size / remaining_atoms, state)
+        remaining_draws -= block_total
+        remaining_atoms -= size
+        if size == _BLOCK:
+            # five exactly uniform 12-bit indices from every 64-bit draw
+            drawn = 0
+            while drawn < block_total:
+                bits, state = next_u64(state)
+                for _ in range(5):
+                    if drawn == block_total:
+                        break
+                    counts[start + np.int64(bits & _INDEX_MASK)] += 1
+                    bits >>= np.uint64(_BLOCK_BITS)
+                    drawn += 1
+        else:
+            for _ in range(block_total):
+                index, state = next_below(size, state)
+                counts[start + index] += 1
+    return state
+
+
+@jit
+def _cells_multinomial(sizes, total_size, total, counts, state):
+    """Counts of ``total`` draws over atoms of ``sizes`` rows (conditional binomials)."""
+    remaining_draws = total
+    remaining_size = total_size
+    for k in range(sizes.shape[0]):
+        if remaining_draws == 0 or sizes[k] == remaining_size:
+            counts[k] = remaining_draws
+            remaining_draws = 0
+        else:
+            count, state = binomial(remaining_draws, sizes[k] / remaining_size, state)
+            counts[k] = count
+            remaining_draws -= count
+        remaining_size -= sizes[k]
+    return state
+
+
+@jit
+def _class_counts(sizes, rows, total_size, total, counts, state):
+    if rows:
+        return _rows_multinomial(total, counts, state)
+    return _cells_multinomial(sizes, total_size, total, counts, state)
+
+
+@jit
+def _poisson_counts(sizes, rows, counts, state):
+    for k in range(counts.shape[0]):
+        count, state = poisson(1.0 if rows else float(sizes[k]), state)
+        counts[k] = count
+    return state
+
+
+@jit
+def replicate_counts(
+    positive_sizes, negative_sizes, rows, n_positive, n_negative, scheme,
+    positive_counts, negative_counts, state,
+):  # fmt: skip
+    """Draw one replicate's atom counts for both classes; returns the new state."""
+    if scheme == POISSON:
+        state = _poisson_counts(positive_sizes, rows, positive_counts, state)
+        return _poisson_counts(negative_sizes, rows, negative_counts, state)
+    draws_positive = n_positive
+    if scheme == MULTINOMIAL:
+        n = n_positive + n_negative
+        draws_positive, state = binomial(n, n_positive / n, state)
+    draws_negative = n_positive + n_negative - draws_positive
+    state = _class_counts(positive_sizes, rows, n_positive, draws_positive, positive_counts, state)
+    return _class_counts(negative_sizes, rows, n_negative, draws_negative, negative_counts, state)
+
+
+@jit_parallel
+def bootstrap_ranking(
+    positive_end, negative_end, positive_sizes, negative_sizes, positive_unit, negative_unit,
+    rows, weighted, positive_cluster, negative_cluster, n_clusters, metric, option, scheme,
+    seed, first_replicate, out, n_workers,
+):  # fmt: skip
+    """Metric of replicates ``first_replicate + r`` for ``r < len(out)``, into ``out``.
+
+    ``positive_end``, ``negative_end``: from :func:`group_ends`; ``*_sizes``: rows per
+    atom (int64; not read when ``rows``, where every atom is one row); ``*_unit``: weight
+    of one row of each atom (read when ``weighted``); ``*_cluster``: cluster index of
+    each atom (rows) when ``n_clusters > 0``, which resamples whole clusters (multinomial
+    over the clusters) instead of rows; ``scheme``: MULTINOMIAL, STRATIFIED or POISSON;
+    ``seed``: uint64.
+    """
+    n_positive_atoms = positive_end[positive_end.shape[0] - 1]
+    n_negative_atoms = negative_end[negative_end.shape[0] - 1]
+    n_positive = n_positive_atoms if rows else positive_sizes.sum()
+    n_negative = n_negative_atoms if rows else negative_sizes.sum()
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        positive_counts = np.empty(n_positive_atoms, dtype=np.int64)
+        negative_counts = np.empty(n_negative_atoms, dtype=np.int64)
+        # float64 prefix sums: exact integers (below 2**53) when unweighted
+        positive_prefix = np.empty(n_positive_atoms + 1, dtype=np.float64)
+        negative_prefix = np.empty(n_negative_atoms + 1, dtype=np.float64)
+        cluster_counts = np.empty(n_clusters, dtype=np.int64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            if n_clusters > 0:
+                # whole clusters are drawn: an atom (a row) counts its cluster's draws
+                state = _rows_multinomial(n_clusters, cluster_counts, state)
+                for k in range(n_positive_atoms):
+                    positive_counts[k] = cluster_counts[positive_cluster[k]]
+                for k in range(n_negative_atoms):
+                    negative_counts[k] = cluster_counts[negative_cluster[k]]
+            else:
+                state = replicate_counts(
+                    positive_sizes, negative_sizes, rows, n_positive, n_negative, scheme,
+                    positive_counts, negative_counts, state,
+                )  # fmt: skip
+            cumulative_weights(positive_counts, positive_unit, weighted, positive_prefix)
+            cumulative_weights(negative_counts, negative_unit, weighted, negative_prefix)
+            out[r] = replicate_metric(
+                positive_end, negative_end, positive_prefix, negative_prefix, metric, option
+            )
+
+
+@jit
+def _stratum_counts(stratum_end, scheme, counts, state):
+    """Row counts: a multinomial within each stratum (the whole sample is one stratum),
+    or independent Poisson(1) counts."""
+    if scheme == POISSON:
+        for k in range(counts.shape[0]):
+            count, state = poisson(1.0, state)
+            counts[k] = count
+        return state
+    start = 0
+    for s in range(stratum_end.shape[0]):
+        end = stratum_end[s]
+        state = _rows_multinomial(end - start, counts[start:end], state)
+        start = end
+    return state
+
+
+@jit
+def row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, counts, cluster_counts):
+    """One replicate's count of every row: by strata, by clusters, or Poisson."""
+    if n_clusters > 0:
+        state = _rows_multinomial(n_clusters, cluster_counts, state)
+        for k in range(counts.shape[0]):
+            counts[k] = cluster_counts[cluster_of_row[k]]
+        return state
+    return _stratum_counts(stratum_end, scheme, counts, state)
+
+
+@jit_parallel
+def bootstrap_cells(cells, n_classes, scheme, seed, first_replicate, out, n_workers):
+    """Confusion matrices of replicates drawn from the cell counts alone: O(cells).
+
+    ``cells``: the (k * k,) int64 counts of an unweighted confusion matrix (row-major,
+    rows true classes).  MULTINOMIAL draws n rows over all cells, STRATIFIED draws each
+    true class's total over its own row of cells (class counts fixed), POISSON draws
+    every cell as Poisson(count) (a sum of Poisson(1) row counts).  ``out`` is
+    (replicates, k * k) int64.
+    """
+    n = cells.sum()
+    k = n_classes
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            replicate = out[r]
+            if scheme == POISSON:
+                for c in range(cells.shape[0]):
+                    value, state = poisson(float(cells[c]), state)
+                    replicate[c] = value
+            elif scheme == STRATIFIED:
+                for i in range(k):
+                    row = cells[i * k : (i + 1) * k]
+                    total = row.sum()
+                    state = _cells_multinomial(row, total, total, replicate[i * k : (i + 1) * k],
+                                               state)  # fmt: skip
+            else:
+                state = _cells_multinomial(cells, n, n, replicate, state)
+
+
+@jit_parallel
+def bootstrap_row_counts(
+    stratum_end, cluster_of_row, n_clusters, scheme, seed, first_replicate, out, n_workers
+):
+    """Row counts of replicates ``first_replicate + r`` into ``out`` (replicates, n): the
+    generic path, for metrics that only take rows and weights."""
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        cluster_counts = np.empty(n_clusters, dtype=np.int64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, out[r],
+                       cluster_counts)  # fmt: skip
+
+
+@jit
+def auc_jackknife(positive_end, negative_end, positive_sizes, negative_sizes, positive_unit,
+                  negative_unit, rows, weighted):  # fmt: skip
+    """Leave-one-out ROC AUC of every row, in closed form from the placements.
+
+    With weights in ``S = sum_pos sum_neg w_i w_j psi_ij`` (``psi`` 1 above, 1/2 tied), a
+    positive row of weight ``u`` in tie group ``g`` has placement
+    ``V = N - FP_g + N_g / 2`` (negative weight below it, ties one half) and removing it
+    gives ``(S - u V) / ((P - u) N)``; a negative row has ``U = TP_{g-1} + P_g / 2`` and
+    gives ``(S - u U) / (P (N - u))`` (DeLong et al. 1988; Sun & Xu 2014 for the
+    placements).  Rows of one atom share a value: returns ``(values, counts)`` with one
+    entry per atom, positives first; ``counts`` is the number of rows of the atom.
+    """
+    m = positive_end.shape[0]
+    n_a = positive_end[m - 1]
+    n_b = negative_end[m - 1]
+    values = np.empty(n_a + n_b, dtype=np.float64)
+    counts = np.empty(n_a + n_b, dtype=np.float64)
+    ones_a = np.ones(n_a, dtype=np.int64)
+    ones_b = np.ones(n_b, dtype=np.int64)
+    count_a = ones_a if rows else positive_sizes
+    count_b = ones_b if rows else negative_sizes
+    prefix_a = np.empty(n_a + 1, dtype=np.float64)
+    prefix_b = np.empty(n_b + 1, dtype=np.float64)
+    cumulative_weights(count_a, positive_unit, weighted, prefix_a)
+    cumulative_weights(count_b, negative_unit, weighted, prefix_b)
+    total_positive = prefix_a[n_a]
+    total_negative = prefix_b[n_b]
+    statistic = 0.0  # S, in weight units
+    tp = 0.0
+    fp = 0.0
+    for g in range(m):
+        next_tp = prefix_a[positive_end[g]]
+        next_fp = prefix_b[negative_end[g]]
+        statistic += (next_fp - fp) * (tp + next_tp) / 2.0
+        tp = next_tp
+        fp = next_fp
+    tp = 0.0
+    fp = 0.0
+    i = 0
+    j = 0
+    for g in range(m):
+        next_tp = prefix_a[positive_end[g]]
+        next_fp = prefix_b[negative_end[g]]
+        placement_positive = total_negative - next_fp + (next_fp - fp) / 2.0
+        placement_negative = tp + (next_tp - tp) / 2.0
+        for k in range(i, positive_end[g]):
+            u = positive_unit[k] if weighted else 1.0
+            values[k] = (statistic - u * placement_positive) / (
+                (total_positive - u) * total_negative
+            )
+            counts[k] = count_a[k]
+        for k in range(j, negative_end[g]):
+            u = negative_unit[k] if weighted else 1.0
+            values[n_a + k] = (statistic - u * placement_negative) / (
+                total_positive * (total_negative - u)
+            )
+            counts[n_a + k] = count_b[k]
+        i = positive_end[g]
+        j = negative_end[g]
+        tp = next_tp
+        fp = next_fp
+    return values, counts
+
+
+@jit
+def _removed_rows(size, group, n_groups):
+    """Rows of a cell of ``size`` rows that fall in ``group`` of ``n_groups`` (an even split)."""
+    return (group + 1) * size // n_groups - group * size // n_groups
+
+
+@jit_parallel
+def grouped_jackknife_ranking(
+    positive_end, negative_end, positive_sizes, negative_sizes, positive_unit, negative_unit,
+    rows, weighted, positive_group, negative_group, n_groups, metric, option, out, n_workers,
+):  # fmt: skip
+    """Delete-a-group jackknife: ``out[g]`` is the metric without the rows of group ``g``.
+
+    Rows (``rows``) belong to ``*_group[k]``; a cell of several rows gives an even share
+    of its rows to every group.  Used for BCa where no closed form exists.
+    """
+    n_a = positive_end[positive_end.shape[0] - 1]
+    n_b = negative_end[negative_end.shape[0] - 1]
+    for worker in prange(n_workers):
+        count_a = np.empty(n_a, dtype=np.int64)
+        count_b = np.empty(n_b, dtype=np.int64)
+        prefix_a = np.empty(n_a + 1, dtype=np.float64)
+        prefix_b = np.empty(n_b + 1, dtype=np.float64)
+        for g in range(worker, n_groups, n_workers):
+            for k in range(n_a):
+                if rows:
+                    count_a[k] = 0 if positive_group[k] == g else 1
+                else:
+                    count_a[k] = positive_sizes[k] - _removed_rows(positive_sizes[k], g, n_groups)
+            for k in range(n_b):
+                if rows:
+                    count_b[k] = 0 if negative_group[k] == g else 1
+                else:
+                    count_b[k] = negative_sizes[k] - _removed_rows(negative_sizes[k], g, n_groups)
+            cumulative_weights(count_a, positive_unit, weighted, prefix_a)
+            cumulative_weights(count_b, negative_unit, weighted, prefix_b)
+            out[g] = replicate_metric(
+                positive_end, negative_end, prefix_a, prefix_b, metric, option
+            )

@@ -1,0 +1,650 @@
+"""``assay.bootstrap``: a confidence interval for any metric, in seconds at 1e6-1e8 rows.
+
+Three paths, chosen from the metric's declaration in the registry (ARCHITECTURE rule 8):
+
+ranking (ROC AUC, partial AUC, AP, AUC-PR, EER; binary scores)
+    The scores are sorted once; a replicate is a vector of counts over the sorted atoms
+    and its metric one O(n) weighted sweep (:mod:`assay._kernels.resample`).
+confusion (every confusion-matrix metric; unweighted rows)
+    The confusion matrix is the sufficient statistic: a replicate's matrix is one
+    multinomial draw over the cells, O(cells) whatever n (rule 4).
+generic (regression losses, weighted confusion metrics, multi-class scores, any callable)
+    A replicate's row counts are drawn by a kernel and passed to the metric as sample
+    weights (integer weights equal repetition, a registry-tested invariance); a callable
+    without ``sample_weight`` gets the resampled rows themselves.
+
+Every replicate ``b`` draws from the random stream keyed by (seed, b): results are
+bit-identical for any number of threads and any chunk size.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from assay._kernels import resample
+from assay._kernels.sorting import descending_order
+from assay._results import BootstrapResult
+from assay._validation import (
+    as_1d,
+    as_sample_weight,
+    as_scores,
+    binary_target,
+    check_confidence_level,
+    check_n_resamples,
+    check_option,
+    check_same_length,
+)
+from assay.inference._intervals import bootstrap_summary
+from assay.inference._resampling import (
+    accepts_sample_weight,
+    chunk_size,
+    n_workers,
+    resolve_metric,
+    resolve_seed,
+    run_in_chunks,
+)
+from assay.metrics._registry import MetricDeclaration
+from assay.metrics._sorted import sort_scores
+
+__all__ = ["bootstrap"]
+
+_JACKKNIFE_GROUPS = 100  # delete-a-group jackknife for BCa where no closed form exists
+_EMPTY_INT = np.empty(0, dtype=np.int64)
+_EMPTY_FLOAT = np.empty(0, dtype=np.float64)
+_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+
+
+class RankingPlan(NamedTuple):
+    """The sorted atoms of a binary ranking problem, as the resampling kernels take them."""
+
+    positive_end: np.ndarray
+    negative_end: np.ndarray
+    positive_sizes: np.ndarray
+    negative_sizes: np.ndarray
+    positive_unit: np.ndarray
+    negative_unit: np.ndarray
+    rows: bool
+    weighted: bool
+    positive_cluster: np.ndarray
+    negative_cluster: np.ndarray
+    n_clusters: int
+
+    @property
+    def n_atoms(self) -> int:
+        return int(self.positive_end[-1] + self.negative_end[-1]) if self.positive_end.size else 0
+
+    @property
+    def atoms(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, bool]:
+        return (
+            self.positive_end,
+            self.negative_end,
+            self.positive_sizes,
+            self.negative_sizes,
+            self.positive_unit,
+            self.negative_unit,
+            self.rows,
+            self.weighted,
+        )
+
+
+def ranking_plan(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any,
+    sample_weight: Any,
+    clusters: np.ndarray | None,
+) -> RankingPlan:
+    """Validate and sort a binary ranking problem once for resampling.
+
+    Unweighted scores with ties are grouped into (tie group, class) cells of several
+    rows; weighted rows and clustered rows stay rows (their counts must be drawn per row).
+    """
+    positive, _ = binary_target(y_true, pos_label)
+    scores = as_scores(y_score)
+    n = check_same_length(y_true=positive, y_score=scores)
+    weights = as_sample_weight(sample_weight, n)
+    if clusters is None:
+        data = sort_scores(positive, scores, weights, group_ties=weights is None)
+        a, b = data.positive_scores, data.negative_scores
+        positive_end, negative_end = resample.group_ends(a, b)
+        if data.grouped:
+            return RankingPlan(
+                positive_end,
+                negative_end,
+                np.rint(data.positive_weights).astype(np.int64),
+                np.rint(data.negative_weights).astype(np.int64),
+                _EMPTY_FLOAT,
+                _EMPTY_FLOAT,
+                False,
+                False,
+                _EMPTY_INT,
+                _EMPTY_INT,
+                0,
+            )
+        if weights is None:
+            return RankingPlan(
+                positive_end,
+                negative_end,
+                _EMPTY_INT,
+                _EMPTY_INT,
+                _EMPTY_FLOAT,
+                _EMPTY_FLOAT,
+                True,
+                False,
+                _EMPTY_INT,
+                _EMPTY_INT,
+                0,
+            )
+        return RankingPlan(
+            positive_end,
+            negative_end,
+            _EMPTY_INT,
+            _EMPTY_INT,
+            data.positive_weights,
+            data.negative_weights,
+            True,
+            True,
+            _EMPTY_INT,
+            _EMPTY_INT,
+            0,
+        )
+    # clusters: rows in descending score order, carrying their cluster and weight
+    order = descending_order(scores)
+    if weights is not None:
+        order = order[weights[order] > 0]
+    sorted_positive = positive[order]
+    negated = -scores[order]
+    a = np.ascontiguousarray(negated[sorted_positive])
+    b = np.ascontiguousarray(negated[~sorted_positive])
+    positive_end, negative_end = resample.group_ends(a, b)
+    positive_unit = negative_unit = _EMPTY_FLOAT
+    if weights is not None:
+        positive_unit = np.ascontiguousarray(weights[order][sorted_positive])
+        negative_unit = np.ascontiguousarray(weights[order][~sorted_positive])
+    return RankingPlan(
+        positive_end,
+        negative_end,
+        _EMPTY_INT,
+        _EMPTY_INT,
+        positive_unit,
+        negative_unit,
+        True,
+        weights is not None,
+        np.ascontiguousarray(clusters[order][sorted_positive]),
+        np.ascontiguousarray(clusters[order][~sorted_positive]),
+        int(clusters.max()) + 1,
+    )
+
+
+def _cluster_codes(groups: Any, n: int) -> np.ndarray | None:
+    if groups is None:
+        return None
+    labels = as_1d(groups, "groups")
+    if labels.shape[0] != n:
+        raise ValueError(f"`groups` has length {labels.shape[0]} but there are {n} samples.")
+    return np.unique(labels, return_inverse=True)[1].astype(np.int64)
+
+
+def _check_options(method: str, resampling: str, stratify: bool, groups: Any) -> None:
+    check_option(method, "method", ("percentile", "basic", "bca"))
+    check_option(resampling, "resampling", ("multinomial", "poisson"))
+    if stratify and resampling == "poisson":
+        raise ValueError(
+            "`stratify=True` keeps the class counts fixed, which needs `resampling='multinomial'`."
+        )
+    if groups is not None and (stratify or resampling == "poisson"):
+        raise ValueError(
+            "`groups` resamples whole clusters with a multinomial draw; it cannot be "
+            "combined with `stratify=True` or `resampling='poisson'`."
+        )
+
+
+def _call_metric(
+    function: Callable[..., Any],
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    metric_kwargs: dict[str, Any],
+) -> Any:
+    if weights is None:
+        return function(y_true, y_pred, **metric_kwargs)
+    return function(y_true, y_pred, sample_weight=weights, **metric_kwargs)
+
+
+def _scalar(value: Any, name: str) -> float:
+    if np.ndim(value) != 0:
+        raise ValueError(
+            f"`metric` ({name}) returned an array of shape {np.shape(value)}; the bootstrap "
+            "needs one number per sample (for a per-class metric choose an `average`)."
+        )
+    return float(value)
+
+
+def _replicate_options(
+    declaration: MetricDeclaration | None,
+    function: Callable[..., Any],
+    metric_kwargs: dict[str, Any],
+) -> dict[str, Any]:
+    """Options for replicates: an undefined replicate is NaN (counted), never 0."""
+    options = dict(metric_kwargs)
+    if declaration is not None and declaration.computed_from == "confusion":
+        try:
+            parameters = inspect.signature(function).parameters
+        except (TypeError, ValueError):  # pragma: no cover - assay functions have one
+            return options
+        if "zero_division" in parameters and options.get("zero_division", "warn") == "warn":
+            options["zero_division"] = np.nan
+    return options
+
+
+def _ranking_distribution(
+    plan: RankingPlan,
+    code: int,
+    option: float,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> np.ndarray:
+    workers = n_workers()
+
+    def run(first: int, out: np.ndarray) -> None:
+        resample.bootstrap_ranking(
+            *plan.atoms,
+            plan.positive_cluster,
+            plan.negative_cluster,
+            plan.n_clusters,
+            code,
+            option,
+            scheme,
+            np.uint64(seed),
+            first,
+            out,
+            workers,
+        )
+
+    size = chunk_size(n_resamples, plan.n_atoms, workers)
+    return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
+
+
+def _ranking_jackknife(
+    plan: RankingPlan, code: int, option: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    if code == resample.ROC_AUC and option >= 1.0 and plan.n_clusters == 0:
+        return resample.auc_jackknife(*plan.atoms)
+    n_a = int(plan.positive_end[-1])
+    n_b = int(plan.negative_end[-1])
+    if plan.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
+        n_groups = min(_JACKKNIFE_GROUPS, plan.n_clusters)
+        positive_group = plan.positive_cluster % n_groups
+        negative_group = plan.negative_cluster % n_groups
+    else:
+        n_rows = (
+            n_a + n_b if plan.rows else int(plan.positive_sizes.sum() + plan.negative_sizes.sum())
+        )
+        n_groups = min(_JACKKNIFE_GROUPS, n_rows)
+        assignment = np.random.default_rng(seed).permutation(n_a + n_b) % n_groups
+        positive_group = assignment[:n_a].astype(np.int64)
+        negative_group = assignment[n_a:].astype(np.int64)
+    values = np.empty(n_groups, dtype=np.float64)
+    resample.grouped_jackknife_ranking(
+        *plan.atoms, positive_group, negative_group, n_groups, code, option, values, n_workers()
+    )
+    return values, np.ones(n_groups)
+
+
+def _cells_distribution(
+    matrix: np.ndarray,
+    from_confusion: Callable[..., Any],
+    options: dict[str, Any],
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> np.ndarray:
+    k = matrix.shape[0]
+    cells = np.ascontiguousarray(np.rint(matrix).astype(np.int64).ravel())
+    workers = n_workers()
+
+    def run(first: int, out: np.ndarray) -> None:
+        counts = np.empty((out.shape[0], k * k), dtype=np.int64)
+        resample.bootstrap_cells(cells, k, scheme, np.uint64(seed), first, counts, workers)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined replicates are NaN and counted
+            out[:] = from_confusion(counts.reshape(-1, k, k).astype(np.float64), **options)
+
+    size = min(n_resamples, 4096)
+    return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
+
+
+def _cells_jackknife(
+    matrix: np.ndarray, from_confusion: Callable[..., Any], options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Leave one row out of each non-empty cell: one value per cell, counted per row."""
+    cells = np.flatnonzero(matrix.ravel() > 0)
+    stack = np.repeat(matrix[None, :, :].astype(np.float64), cells.shape[0], axis=0)
+    stack.reshape(cells.shape[0], -1)[np.arange(cells.shape[0]), cells] -= 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        values = np.asarray(from_confusion(stack, **options), dtype=np.float64)
+    return values, matrix.ravel()[cells].astype(np.float64)
+
+
+class RowsPlan(NamedTuple):
+    """Row order and strata for the generic path."""
+
+    order: np.ndarray | None  # rows grouped by stratum (None: natural order)
+    stratum_end: np.ndarray
+    clusters: np.ndarray
+    n_clusters: int
+    n: int
+
+
+def _rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) -> RowsPlan:
+    if clusters is not None:
+        return RowsPlan(None, np.array([n], dtype=np.int64), clusters, int(clusters.max()) + 1, n)
+    if not stratify:
+        return RowsPlan(None, np.array([n], dtype=np.int64), _EMPTY_INT, 0, n)
+    codes = np.unique(as_1d(y_true, "y_true"), return_inverse=True)[1]
+    order = np.argsort(codes, kind="stable")
+    stratum_end = np.cumsum(np.bincount(codes)).astype(np.int64)
+    return RowsPlan(order, stratum_end, _EMPTY_INT, 0, n)
+
+
+def _rows_distribution(
+    function: Callable[..., Any],
+    y_true: Any,
+    y_pred: Any,
+    weights: np.ndarray | None,
+    options: dict[str, Any],
+    plan: RowsPlan,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> np.ndarray:
+    n = plan.n
+    truth = np.asarray(y_true)
+    prediction = np.asarray(y_pred)
+    weighted_call = accepts_sample_weight(function)
+    workers = n_workers()
+    rows = np.arange(n)
+
+    def run(first: int, out: np.ndarray) -> None:
+        counts = np.empty((out.shape[0], n), dtype=np.int64)
+        resample.bootstrap_row_counts(
+            plan.stratum_end,
+            plan.clusters,
+            plan.n_clusters,
+            scheme,
+            np.uint64(seed),
+            first,
+            counts,
+            workers,
+        )
+        for i in range(out.shape[0]):
+            replicate = counts[i]
+            if plan.order is not None:
+                in_row_order = np.empty(n, dtype=np.int64)
+                in_row_order[plan.order] = replicate
+                replicate = in_row_order
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    if weighted_call:
+                        sample_weight = replicate if weights is None else replicate * weights
+                        if not np.any(sample_weight > 0):
+                            out[i] = np.nan
+                            continue
+                        value = function(truth, prediction, sample_weight=sample_weight, **options)
+                    else:
+                        taken = np.repeat(rows, replicate)
+                        value = function(truth[taken], prediction[taken], **options)
+            except Exception as error:
+                raise RuntimeError(
+                    f"`metric` raised {type(error).__name__} on bootstrap replicate "
+                    f"{first + i}: {error}"
+                ) from error
+            out[i] = _scalar(value, getattr(function, "__name__", "metric"))
+
+    size = max(workers, min(n_resamples, (1 << 24) // max(n, 1)))
+    return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
+
+
+def _rows_jackknife(
+    function: Callable[..., Any],
+    y_true: Any,
+    y_pred: Any,
+    weights: np.ndarray | None,
+    options: dict[str, Any],
+    plan: RowsPlan,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Delete-a-group jackknife (clusters kept whole), one metric call per group."""
+    n = plan.n
+    if plan.n_clusters > 0:
+        n_groups = min(_JACKKNIFE_GROUPS, plan.n_clusters)
+        group_of_row = plan.clusters % n_groups
+    else:
+        n_groups = min(_JACKKNIFE_GROUPS, n)
+        group_of_row = np.random.default_rng(seed).permutation(n) % n_groups
+    truth = np.asarray(y_true)
+    prediction = np.asarray(y_pred)
+    base = np.ones(n) if weights is None else weights
+    values = np.empty(n_groups)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for g in range(n_groups):
+            kept = group_of_row != g
+            if accepts_sample_weight(function):
+                value = function(truth, prediction, sample_weight=base * kept, **options)
+            else:
+                value = function(truth[kept], prediction[kept], **options)
+            values[g] = float(value)
+    return values, np.ones(n_groups)
+
+
+def bootstrap(
+    metric: Any,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    stratify: bool = False,
+    groups: Any = None,
+    resampling: str = "multinomial",
+    sample_weight: Any = None,
+    rng: Any = None,
+    progress: bool = False,
+    **metric_kwargs: Any,
+) -> BootstrapResult:
+    """Bootstrap confidence interval of a metric on a test set.
+
+    Parameters
+    ----------
+    metric : callable or str
+        An assay metric (``assay.roc_auc_score``, ``assay.f1_score``, ...) or its name,
+        which selects a fast path, or any callable ``f(y_true, y_pred, **metric_kwargs)``
+        returning a number (given ``sample_weight=`` replicate counts if it accepts it,
+        otherwise the resampled rows).
+    y_true : array-like of shape (n_samples,)
+        True targets.
+    y_pred : array-like
+        Predictions or scores, as ``metric`` takes them.
+    n_resamples : int, default=2000
+        Number of bootstrap replicates.
+    confidence_level : float in (0, 1), default=0.95
+        Coverage of the interval.
+    method : {"percentile", "basic", "bca"}, default="percentile"
+        Percentile, basic (reverse percentile) or bias-corrected and accelerated
+        interval (Efron & Tibshirani 1993, ch. 13-14). BCa's acceleration comes from a
+        closed-form jackknife where one exists (ROC AUC: leave-one-out values from the
+        placements; confusion-matrix metrics: one value per cell) and otherwise from a
+        delete-a-group jackknife over 100 random groups of rows (whole clusters with
+        ``groups``).
+    stratify : bool, default=False
+        Keep the number of rows of each class of ``y_true`` fixed in every replicate
+        (pROC's default for AUC). Needs ``resampling="multinomial"``.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster labels (patients, users, documents): replicates draw whole clusters
+        with replacement instead of rows.
+    resampling : {"multinomial", "poisson"}, default="multinomial"
+        The classical bootstrap (n rows drawn with replacement), or the Poisson
+        bootstrap (every row counted Poisson(1) times independently; the replicate
+        size varies), which streams over data of unknown size.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights: a replicate's weight of a row is its count times its weight.
+    rng : None, int or numpy.random.Generator, default=None
+        Source of the master seed; the seed used is reported in the result.
+    progress : bool, default=False
+        Print a progress line on standard error.
+    **metric_kwargs
+        Options passed to ``metric`` (``pos_label``, ``average``, ``max_fpr``, ...).
+
+    Returns
+    -------
+    BootstrapResult
+        ``estimate`` (the metric on the data), ``confidence_interval``,
+        ``standard_error``, ``bias``, ``bootstrap_distribution`` (defined replicates),
+        ``n_undefined``, ``rng_seed`` and the settings used.
+
+    Raises
+    ------
+    ValueError
+        Bad options (see the messages) or inputs the metric rejects.
+    RuntimeError
+        A callable ``metric`` raised on a replicate (the message names the replicate).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the metric was undefined in some replicates (for example a replicate
+        without positives): they are left out and counted in ``n_undefined``. With
+        ``zero_division="warn"`` (the default of the confusion metrics) such a replicate
+        is undefined rather than 0.
+    DegenerateDataWarning
+        When BCa cannot be computed (all replicates equal, ...) and the percentile
+        interval is returned instead.
+
+    Notes
+    -----
+    A ranking metric's replicate is a vector of counts over the once-sorted rows and its
+    value one weighted O(n) sweep; a confusion metric's replicate is a multinomial draw
+    of the confusion-matrix cells, O(cells) whatever n (a stratified replicate draws
+    each true class's row of cells). Replicate ``b`` uses the counter-based random
+    stream keyed by (seed, b), so results are identical for any number of threads and
+    any chunk size. The bootstrap itself: Efron (1979); source text 001, section on
+    the bootstrap; 004, "Bootstrap".
+
+    References
+    ----------
+    B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap* (1993).
+
+    Examples
+    --------
+    >>> import assay
+    >>> from assay.datasets import binormal_scores
+    >>> y_true, y_score = binormal_scores(10_000, rng=0)
+    >>> result = assay.bootstrap(assay.roc_auc_score, y_true, y_score, n_resamples=500, rng=1)
+    >>> low, high = result.confidence_interval
+    >>> bool(low < result.estimate < high)
+    True
+    """
+    declaration, function, name = resolve_metric(metric)
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    _check_options(method, resampling, stratify, groups)
+    seed = resolve_seed(rng)
+    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+
+    estimate = _scalar(_call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
+    n = len(y_true)
+    clusters = _cluster_codes(groups, n)
+    score_array = np.asarray(y_pred)
+    jackknife: tuple[np.ndarray, np.ndarray] | None = None
+    if (
+        declaration is not None
+        and declaration.computed_from == "ranking"
+        and score_array.ndim == 1
+    ):
+        assert declaration.replicate_code is not None
+        code, option = declaration.replicate_code(**metric_kwargs)
+        plan = ranking_plan(
+            y_true,
+            score_array,
+            pos_label=metric_kwargs.get("pos_label"),
+            sample_weight=sample_weight,
+            clusters=clusters,
+        )
+        distribution = _ranking_distribution(
+            plan, code, option, scheme, seed, n_resamples, progress
+        )
+        if method == "bca":
+            jackknife = _ranking_jackknife(plan, code, option, seed)
+    elif (
+        declaration is not None
+        and declaration.computed_from == "confusion"
+        and sample_weight is None
+        and clusters is None
+    ):
+        assert declaration.from_confusion is not None
+        options = _replicate_options(declaration, function, metric_kwargs)
+        matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **options)
+        from_confusion = declaration.from_confusion.from_confusion
+        distribution = _cells_distribution(
+            matrix, from_confusion, resolved, scheme, seed, n_resamples, progress
+        )
+        if method == "bca":
+            jackknife = _cells_jackknife(matrix, from_confusion, resolved)
+    else:
+        weights = as_sample_weight(sample_weight, n)
+        options = _replicate_options(declaration, function, metric_kwargs)
+        plan_rows = _rows_plan(y_true, n, stratify, clusters)
+        distribution = _rows_distribution(
+            function,
+            y_true,
+            y_pred,
+            weights,
+            options,
+            plan_rows,
+            scheme,
+            seed,
+            n_resamples,
+            progress,
+        )
+        if method == "bca":
+            jackknife = _rows_jackknife(
+                function, y_true, y_pred, weights, options, plan_rows, seed
+            )
+    summary = bootstrap_summary(
+        distribution,
+        estimate,
+        method=method,
+        confidence_level=confidence_level,
+        jackknife_values=None if jackknife is None else jackknife[0],
+        jackknife_counts=None if jackknife is None else jackknife[1],
+        stacklevel=3,
+    )
+    return BootstrapResult(
+        estimate=estimate,
+        confidence_interval=summary.confidence_interval,
+        standard_error=summary.standard_error,
+        bias=summary.bias,
+        bootstrap_distribution=summary.bootstrap_distribution,
+        method=summary.method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        n_undefined=summary.n_undefined,
+        rng_seed=seed,
+        metric=name,
+    )
