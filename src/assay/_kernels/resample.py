@@ -361,17 +361,18 @@ def row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, counts, c
 
 
 @jit_parallel
-def bootstrap_cells(cells, n_classes, scheme, seed, first_replicate, out, n_workers):
-    """Confusion matrices of replicates drawn from the cell counts alone: O(cells).
+def bootstrap_cells(cells, n_strata, scheme, seed, first_replicate, out, n_workers):
+    """Cell counts of replicates drawn from the cell counts alone: O(cells) each.
 
-    ``cells``: the (k * k,) int64 counts of an unweighted confusion matrix (row-major,
-    rows true classes).  MULTINOMIAL draws n rows over all cells, STRATIFIED draws each
-    true class's total over its own row of cells (class counts fixed), POISSON draws
-    every cell as Poisson(count) (a sum of Poisson(1) row counts).  ``out`` is
-    (replicates, k * k) int64.
+    ``cells``: int64 counts of an unweighted table whose ``n_strata`` consecutive runs
+    of equal length are the strata (a confusion matrix in row-major order has one run
+    per true class; a joint (truth, A, B) table too).  MULTINOMIAL draws n rows over all
+    cells, STRATIFIED draws each stratum's total over its own cells (class counts
+    fixed), POISSON draws every cell as Poisson(count) (a sum of Poisson(1) row counts).
+    ``out`` is (replicates, cells) int64.
     """
     n = cells.sum()
-    k = n_classes
+    length = cells.shape[0] // n_strata
     count = out.shape[0]
     for worker in prange(n_workers):
         for r in range(worker, count, n_workers):
@@ -382,11 +383,12 @@ def bootstrap_cells(cells, n_classes, scheme, seed, first_replicate, out, n_work
                     value, state = poisson(float(cells[c]), state)
                     replicate[c] = value
             elif scheme == STRATIFIED:
-                for i in range(k):
-                    row = cells[i * k : (i + 1) * k]
-                    total = row.sum()
-                    state = _cells_multinomial(row, total, total, replicate[i * k : (i + 1) * k],
-                                               state)  # fmt: skip
+                for i in range(n_strata):
+                    stratum = cells[i * length : (i + 1) * length]
+                    total = stratum.sum()
+                    state = _cells_multinomial(
+                        stratum, total, total, replicate[i * length : (i + 1) * length], state
+                    )
             else:
                 state = _cells_multinomial(cells, n, n, replicate, state)
 

@@ -19,27 +19,31 @@ bit-identical for any number of threads and any chunk size.
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from assay._kernels import resample
-from assay._kernels.sorting import descending_order
 from assay._results import BootstrapResult
 from assay._validation import (
-    as_1d,
     as_sample_weight,
-    as_scores,
-    binary_target,
     check_confidence_level,
     check_n_resamples,
     check_option,
-    check_same_length,
 )
 from assay.inference._intervals import bootstrap_summary
+from assay.inference._plans import (
+    RankingPlan,
+    RowsPlan,
+    call_metric,
+    cluster_codes,
+    ranking_plan,
+    replicate_options,
+    rows_plan,
+    scalar,
+)
 from assay.inference._resampling import (
     accepts_sample_weight,
     chunk_size,
@@ -48,8 +52,6 @@ from assay.inference._resampling import (
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
-from assay.metrics._sorted import sort_scores
 
 __all__ = ["bootstrap"]
 
@@ -57,140 +59,6 @@ _JACKKNIFE_GROUPS = 100  # delete-a-group jackknife for BCa where no closed form
 _EMPTY_INT = np.empty(0, dtype=np.int64)
 _EMPTY_FLOAT = np.empty(0, dtype=np.float64)
 _SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
-
-
-class RankingPlan(NamedTuple):
-    """The sorted atoms of a binary ranking problem, as the resampling kernels take them."""
-
-    positive_end: np.ndarray
-    negative_end: np.ndarray
-    positive_sizes: np.ndarray
-    negative_sizes: np.ndarray
-    positive_unit: np.ndarray
-    negative_unit: np.ndarray
-    rows: bool
-    weighted: bool
-    positive_cluster: np.ndarray
-    negative_cluster: np.ndarray
-    n_clusters: int
-
-    @property
-    def n_atoms(self) -> int:
-        return int(self.positive_end[-1] + self.negative_end[-1]) if self.positive_end.size else 0
-
-    @property
-    def atoms(
-        self,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, bool]:
-        return (
-            self.positive_end,
-            self.negative_end,
-            self.positive_sizes,
-            self.negative_sizes,
-            self.positive_unit,
-            self.negative_unit,
-            self.rows,
-            self.weighted,
-        )
-
-
-def ranking_plan(
-    y_true: Any,
-    y_score: Any,
-    *,
-    pos_label: Any,
-    sample_weight: Any,
-    clusters: np.ndarray | None,
-) -> RankingPlan:
-    """Validate and sort a binary ranking problem once for resampling.
-
-    Unweighted scores with ties are grouped into (tie group, class) cells of several
-    rows; weighted rows and clustered rows stay rows (their counts must be drawn per row).
-    """
-    positive, _ = binary_target(y_true, pos_label)
-    scores = as_scores(y_score)
-    n = check_same_length(y_true=positive, y_score=scores)
-    weights = as_sample_weight(sample_weight, n)
-    if clusters is None:
-        data = sort_scores(positive, scores, weights, group_ties=weights is None)
-        a, b = data.positive_scores, data.negative_scores
-        positive_end, negative_end = resample.group_ends(a, b)
-        if data.grouped:
-            return RankingPlan(
-                positive_end,
-                negative_end,
-                np.rint(data.positive_weights).astype(np.int64),
-                np.rint(data.negative_weights).astype(np.int64),
-                _EMPTY_FLOAT,
-                _EMPTY_FLOAT,
-                False,
-                False,
-                _EMPTY_INT,
-                _EMPTY_INT,
-                0,
-            )
-        if weights is None:
-            return RankingPlan(
-                positive_end,
-                negative_end,
-                _EMPTY_INT,
-                _EMPTY_INT,
-                _EMPTY_FLOAT,
-                _EMPTY_FLOAT,
-                True,
-                False,
-                _EMPTY_INT,
-                _EMPTY_INT,
-                0,
-            )
-        return RankingPlan(
-            positive_end,
-            negative_end,
-            _EMPTY_INT,
-            _EMPTY_INT,
-            data.positive_weights,
-            data.negative_weights,
-            True,
-            True,
-            _EMPTY_INT,
-            _EMPTY_INT,
-            0,
-        )
-    # clusters: rows in descending score order, carrying their cluster and weight
-    order = descending_order(scores)
-    if weights is not None:
-        order = order[weights[order] > 0]
-    sorted_positive = positive[order]
-    negated = -scores[order]
-    a = np.ascontiguousarray(negated[sorted_positive])
-    b = np.ascontiguousarray(negated[~sorted_positive])
-    positive_end, negative_end = resample.group_ends(a, b)
-    positive_unit = negative_unit = _EMPTY_FLOAT
-    if weights is not None:
-        positive_unit = np.ascontiguousarray(weights[order][sorted_positive])
-        negative_unit = np.ascontiguousarray(weights[order][~sorted_positive])
-    return RankingPlan(
-        positive_end,
-        negative_end,
-        _EMPTY_INT,
-        _EMPTY_INT,
-        positive_unit,
-        negative_unit,
-        True,
-        weights is not None,
-        np.ascontiguousarray(clusters[order][sorted_positive]),
-        np.ascontiguousarray(clusters[order][~sorted_positive]),
-        int(clusters.max()) + 1,
-    )
-
-
-def _cluster_codes(groups: Any, n: int) -> np.ndarray | None:
-    if groups is None:
-        return None
-    labels = as_1d(groups, "groups")
-    if labels.shape[0] != n:
-        raise ValueError(f"`groups` has length {labels.shape[0]} but there are {n} samples.")
-    return np.unique(labels, return_inverse=True)[1].astype(np.int64)
 
 
 def _check_options(method: str, resampling: str, stratify: bool, groups: Any) -> None:
@@ -205,44 +73,6 @@ def _check_options(method: str, resampling: str, stratify: bool, groups: Any) ->
             "`groups` resamples whole clusters with a multinomial draw; it cannot be "
             "combined with `stratify=True` or `resampling='poisson'`."
         )
-
-
-def _call_metric(
-    function: Callable[..., Any],
-    y_true: Any,
-    y_pred: Any,
-    weights: Any,
-    metric_kwargs: dict[str, Any],
-) -> Any:
-    if weights is None:
-        return function(y_true, y_pred, **metric_kwargs)
-    return function(y_true, y_pred, sample_weight=weights, **metric_kwargs)
-
-
-def _scalar(value: Any, name: str) -> float:
-    if np.ndim(value) != 0:
-        raise ValueError(
-            f"`metric` ({name}) returned an array of shape {np.shape(value)}; the bootstrap "
-            "needs one number per sample (for a per-class metric choose an `average`)."
-        )
-    return float(value)
-
-
-def _replicate_options(
-    declaration: MetricDeclaration | None,
-    function: Callable[..., Any],
-    metric_kwargs: dict[str, Any],
-) -> dict[str, Any]:
-    """Options for replicates: an undefined replicate is NaN (counted), never 0."""
-    options = dict(metric_kwargs)
-    if declaration is not None and declaration.computed_from == "confusion":
-        try:
-            parameters = inspect.signature(function).parameters
-        except (TypeError, ValueError):  # pragma: no cover - assay functions have one
-            return options
-        if "zero_division" in parameters and options.get("zero_division", "warn") == "warn":
-            options["zero_division"] = np.nan
-    return options
 
 
 def _ranking_distribution(
@@ -338,27 +168,6 @@ def _cells_jackknife(
     return values, matrix.ravel()[cells].astype(np.float64)
 
 
-class RowsPlan(NamedTuple):
-    """Row order and strata for the generic path."""
-
-    order: np.ndarray | None  # rows grouped by stratum (None: natural order)
-    stratum_end: np.ndarray
-    clusters: np.ndarray
-    n_clusters: int
-    n: int
-
-
-def _rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) -> RowsPlan:
-    if clusters is not None:
-        return RowsPlan(None, np.array([n], dtype=np.int64), clusters, int(clusters.max()) + 1, n)
-    if not stratify:
-        return RowsPlan(None, np.array([n], dtype=np.int64), _EMPTY_INT, 0, n)
-    codes = np.unique(as_1d(y_true, "y_true"), return_inverse=True)[1]
-    order = np.argsort(codes, kind="stable")
-    stratum_end = np.cumsum(np.bincount(codes)).astype(np.int64)
-    return RowsPlan(order, stratum_end, _EMPTY_INT, 0, n)
-
-
 def _rows_distribution(
     function: Callable[..., Any],
     y_true: Any,
@@ -413,7 +222,7 @@ def _rows_distribution(
                     f"`metric` raised {type(error).__name__} on bootstrap replicate "
                     f"{first + i}: {error}"
                 ) from error
-            out[i] = _scalar(value, getattr(function, "__name__", "metric"))
+            out[i] = scalar(value, getattr(function, "__name__", "metric"))
 
     size = max(workers, min(n_resamples, (1 << 24) // max(n, 1)))
     return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
@@ -567,9 +376,9 @@ def bootstrap(
     seed = resolve_seed(rng)
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
 
-    estimate = _scalar(_call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
+    estimate = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
     n = len(y_true)
-    clusters = _cluster_codes(groups, n)
+    clusters = cluster_codes(groups, n)
     score_array = np.asarray(y_pred)
     jackknife: tuple[np.ndarray, np.ndarray] | None = None
     if (
@@ -598,7 +407,7 @@ def bootstrap(
         and clusters is None
     ):
         assert declaration.from_confusion is not None
-        options = _replicate_options(declaration, function, metric_kwargs)
+        options = replicate_options(declaration, function, metric_kwargs)
         matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **options)
         from_confusion = declaration.from_confusion.from_confusion
         distribution = _cells_distribution(
@@ -608,8 +417,8 @@ def bootstrap(
             jackknife = _cells_jackknife(matrix, from_confusion, resolved)
     else:
         weights = as_sample_weight(sample_weight, n)
-        options = _replicate_options(declaration, function, metric_kwargs)
-        plan_rows = _rows_plan(y_true, n, stratify, clusters)
+        options = replicate_options(declaration, function, metric_kwargs)
+        plan_rows = rows_plan(y_true, n, stratify, clusters)
         distribution = _rows_distribution(
             function,
             y_true,
