@@ -10,7 +10,7 @@ from assay.exceptions import (
     SelfCheckError,
     UndefinedMetricWarning,
 )
-from assay.inference import bootstrap
+from assay.inference import bootstrap, compare, permutation_test
 from assay.metrics import (
     accuracy_score,
     average_precision_score,
@@ -59,6 +59,7 @@ __all__ = [
     "bootstrap",
     "classification_report",
     "cohen_kappa_score",
+    "compare",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "datasets",
@@ -77,6 +78,7 @@ __all__ = [
     "mean_squared_error",
     "metrics",
     "npv_score",
+    "permutation_test",
     "pr_auc_score",
     "precision_recall_curve",
     "precision_score",

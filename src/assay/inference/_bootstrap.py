@@ -46,6 +46,7 @@ from assay.inference._plans import (
 )
 from assay.inference._resampling import (
     accepts_sample_weight,
+    check_weights_supported,
     chunk_size,
     n_workers,
     resolve_metric,
@@ -373,6 +374,7 @@ def bootstrap(
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     _check_options(method, resampling, stratify, groups)
+    check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
 

@@ -87,6 +87,12 @@ def accepts_sample_weight(function: Callable[..., Any]) -> bool:
     )
 
 
+def check_weights_supported(function: Callable[..., Any], sample_weight: Any) -> None:
+    """A callable metric must take ``sample_weight`` when weights are given."""
+    if sample_weight is not None and not accepts_sample_weight(function):
+        raise ValueError("`sample_weight` was given but `metric` does not accept it.")
+
+
 def chunk_size(n_resamples: int, atoms_per_replicate: int, workers: int) -> int:
     """Replicates per chunk: a multiple of the worker count, about ``_CHUNK_WORK`` atoms."""
     size = max(1, _CHUNK_WORK // max(1, atoms_per_replicate))

@@ -1,0 +1,256 @@
+"""Paired comparisons and permutation tests, on once-sorted data (ARCHITECTURE rules 3-5).
+
+Paired bootstrap of two ranking models
+    Both models see the same replicate: row counts are drawn once per replicate (by
+    stratum, cluster or Poisson, :func:`assay._kernels.resample.row_counts`) and
+    gathered into each model's sorted order, whose metric is the usual sweep over prefix
+    sums.
+Paired permutation of two ranking models
+    Under the null hypothesis the two models' scores of a row are exchangeable: a
+    replicate swaps them row by row with probability 1/2.  Both models' scores are sorted
+    together once (2n entries); a replicate walks that order, giving each entry to model
+    A' or B' by the row's swap bit, and accumulates each model's per-group weights, so no
+    replicate is re-sorted.
+Permutation of the labels (one model against chance)
+    A replicate shuffles the labels over the once-sorted rows (Fisher-Yates) and sweeps.
+Joint confusion cells
+    A paired replicate of two classifiers draws the (truth, prediction A, prediction B)
+    cells; a paired permutation splits every discordant cell binomially with its mirror.
+
+Every replicate ``r`` uses its own random stream ``stream(seed, r)``: results are
+bit-identical for any number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._rng import binomial, next_u64, shuffle, stream
+from assay._kernels.resample import cumulative_weights, replicate_metric, row_counts
+
+_ONE = np.uint64(1)
+
+
+@jit
+def _gather(row_count, row_of_atom, counts):
+    for k in range(counts.shape[0]):
+        counts[k] = row_count[row_of_atom[k]]
+
+
+@jit_parallel
+def compare_ranking_bootstrap(
+    stratum_end, cluster_of_row, n_clusters, scheme,
+    a_positive_end, a_negative_end, a_positive_row, a_negative_row,
+    b_positive_end, b_negative_end, b_positive_row, b_negative_row,
+    positive_unit_a, negative_unit_a, positive_unit_b, negative_unit_b, weighted,
+    metric, option, seed, first_replicate, out_a, out_b, n_workers,
+):  # fmt: skip
+    """Metric of both models on the same replicates ``first_replicate + r``.
+
+    Rows are numbered so that each stratum is contiguous (``stratum_end``); ``*_row``
+    gives the row of every atom of a model's sorted arrays; ``*_unit_*``: the rows'
+    weights in each model's order (read when ``weighted``).
+    """
+    n = stratum_end[stratum_end.shape[0] - 1]
+    n_positive = a_positive_row.shape[0]
+    n_negative = a_negative_row.shape[0]
+    count = out_a.shape[0]
+    for worker in prange(n_workers):
+        counts = np.empty(n, dtype=np.int64)
+        cluster_counts = np.empty(n_clusters, dtype=np.int64)
+        positive_counts = np.empty(n_positive, dtype=np.int64)
+        negative_counts = np.empty(n_negative, dtype=np.int64)
+        positive_prefix = np.empty(n_positive + 1, dtype=np.float64)
+        negative_prefix = np.empty(n_negative + 1, dtype=np.float64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, counts,
+                       cluster_counts)  # fmt: skip
+            _gather(counts, a_positive_row, positive_counts)
+            _gather(counts, a_negative_row, negative_counts)
+            cumulative_weights(positive_counts, positive_unit_a, weighted, positive_prefix)
+            cumulative_weights(negative_counts, negative_unit_a, weighted, negative_prefix)
+            out_a[r] = replicate_metric(
+                a_positive_end, a_negative_end, positive_prefix, negative_prefix, metric, option
+            )
+            _gather(counts, b_positive_row, positive_counts)
+            _gather(counts, b_negative_row, negative_counts)
+            cumulative_weights(positive_counts, positive_unit_b, weighted, positive_prefix)
+            cumulative_weights(negative_counts, negative_unit_b, weighted, negative_prefix)
+            out_b[r] = replicate_metric(
+                b_positive_end, b_negative_end, positive_prefix, negative_prefix, metric, option
+            )
+
+
+@jit
+def _identity_ends(m):
+    return np.arange(1, m + 1)
+
+
+@jit
+def _prefix_of_groups(group_sums, prefix):
+    prefix[0] = 0.0
+    total = 0.0
+    for g in range(group_sums.shape[0]):
+        total += group_sums[g]
+        prefix[g + 1] = total
+
+
+@jit_parallel
+def compare_ranking_permutation(
+    entry_group, entry_row, entry_is_b, positive_of_row, unit_of_row, weighted, n_groups,
+    metric, option, seed, first_replicate, out_a, out_b, n_workers,
+):  # fmt: skip
+    """Metric of the two models after swapping their scores row by row at random.
+
+    ``entry_*``: the 2n (row, model) entries of both models' scores sorted together,
+    with the tie group of each (groups of equal scores, ``n_groups`` of them).  A row's
+    swap bit decides which model each of its two entries goes to.
+    """
+    n = positive_of_row.shape[0]
+    n_entries = entry_row.shape[0]
+    count = out_a.shape[0]
+    ends = _identity_ends(n_groups)
+    for worker in prange(n_workers):
+        swapped = np.empty(n, dtype=np.bool_)
+        sums = np.empty((4, n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B per group
+        positive_prefix = np.empty(n_groups + 1, dtype=np.float64)
+        negative_prefix = np.empty(n_groups + 1, dtype=np.float64)
+        for r in range(worker, count, n_workers):
+            _swap_bits(stream(seed, np.uint64(first_replicate + r)), swapped)
+            sums[:, :] = 0.0
+            for e in range(n_entries):
+                row = entry_row[e]
+                to_b = entry_is_b[e] != swapped[row]
+                slot = (2 if to_b else 0) + (0 if positive_of_row[row] else 1)
+                sums[slot, entry_group[e]] += unit_of_row[row] if weighted else 1.0
+            _prefix_of_groups(sums[0], positive_prefix)
+            _prefix_of_groups(sums[1], negative_prefix)
+            out_a[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
+                                        option)  # fmt: skip
+            _prefix_of_groups(sums[2], positive_prefix)
+            _prefix_of_groups(sums[3], negative_prefix)
+            out_b[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
+                                        option)  # fmt: skip
+
+
+@jit_parallel
+def permute_ranking_labels(
+    group_end, positive_sorted, unit_sorted, weighted, metric, option, seed, first_replicate,
+    out, n_workers,
+):  # fmt: skip
+    """Metric after shuffling the labels over the sorted rows (weights stay with rows).
+
+    ``group_end``: end of every tie group in the rows sorted by decreasing score;
+    ``positive_sorted``: the labels in that order.
+    """
+    n = positive_sorted.shape[0]
+    m = group_end.shape[0]
+    count = out.shape[0]
+    ends = _identity_ends(m)
+    for worker in prange(n_workers):
+        labels = np.empty(n, dtype=np.bool_)
+        positive_sums = np.empty(m, dtype=np.float64)
+        negative_sums = np.empty(m, dtype=np.float64)
+        positive_prefix = np.empty(m + 1, dtype=np.float64)
+        negative_prefix = np.empty(m + 1, dtype=np.float64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            labels[:] = positive_sorted
+            state = shuffle(labels, state)
+            start = 0
+            for g in range(m):
+                p = 0.0
+                q = 0.0
+                for i in range(start, group_end[g]):
+                    w = unit_sorted[i] if weighted else 1.0
+                    if labels[i]:
+                        p += w
+                    else:
+                        q += w
+                positive_sums[g] = p
+                negative_sums[g] = q
+                start = group_end[g]
+            _prefix_of_groups(positive_sums, positive_prefix)
+            _prefix_of_groups(negative_sums, negative_prefix)
+            out[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
+                                      option)  # fmt: skip
+
+
+@jit_parallel
+def permute_joint_cells(cells, partner, seed, first_replicate, out, n_workers):
+    """Paired permutation of two classifiers on joint (truth, A, B) cells.
+
+    Every row of a discordant cell ``c`` (A and B differ) moves to its mirror cell
+    ``partner[c]`` (A and B exchanged) with probability 1/2: a Binomial(count, 1/2)
+    split; concordant cells (``partner[c] == c``) stay.  ``out``: (replicates, cells).
+    """
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            replicate = out[r]
+            replicate[:] = 0
+            for c in range(cells.shape[0]):
+                if partner[c] == c:
+                    replicate[c] += cells[c]
+                else:
+                    moved, state = binomial(cells[c], 0.5, state)
+                    replicate[c] += cells[c] - moved
+                    replicate[partner[c]] += moved
+
+
+@jit_parallel
+def permute_pairs(first_codes, second_codes, n_second, seed, first_replicate, out, n_workers):
+    """Joint counts of (first, second) codes after shuffling the first codes.
+
+    One model against chance on labels: the truth is permuted against the predictions,
+    which keeps both margins.  ``out``: (replicates, n_first * n_second) int64.
+    """
+    n = first_codes.shape[0]
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        shuffled = np.empty(n, dtype=np.int64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            shuffled[:] = first_codes
+            state = shuffle(shuffled, state)
+            replicate = out[r]
+            replicate[:] = 0
+            for i in range(n):
+                replicate[shuffled[i] * n_second + second_codes[i]] += 1
+
+
+@jit
+def _swap_bits(state, swapped):
+    for start in range(0, swapped.shape[0], 64):
+        bits, state = next_u64(state)
+        for i in range(start, min(start + 64, swapped.shape[0])):
+            swapped[i] = (bits & _ONE) == _ONE
+            bits >>= _ONE
+    return state
+
+
+@jit_parallel
+def swap_masks(seed, first_replicate, out, n_workers):
+    """Row-by-row swap decisions (probability 1/2) of replicates: ``out`` (replicates, n)
+    bool; the generic path of paired permutations (the same bits as the fast paths)."""
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        for r in range(worker, count, n_workers):
+            _swap_bits(stream(seed, np.uint64(first_replicate + r)), out[r])
+
+
+@jit_parallel
+def permutations(seed, first_replicate, out, n_workers):
+    """Random permutations of ``range(n)``: ``out`` (replicates, n) int64; the generic
+    path of label permutations (Fisher-Yates on each replicate's own stream)."""
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        for r in range(worker, count, n_workers):
+            row = out[r]
+            for i in range(row.shape[0]):
+                row[i] = i
+            shuffle(row, stream(seed, np.uint64(first_replicate + r)))

@@ -1,0 +1,616 @@
+"""``assay.compare``: does model A beat model B on the same test set? (paired).
+
+Both models are scored on the same rows, so their estimates are correlated; a paired
+procedure keeps the pairing.
+
+``method="bootstrap"``
+    Both models see the same replicate (the same row counts), and the interval and the
+    p-value come from the replicates of the difference ``metric(A) - metric(B)``.
+``method="permutation"``
+    Under the null hypothesis that the two models are exchangeable, each row's two
+    predictions are swapped with probability 1/2; the p-value is the share of such
+    replicates whose difference is at least as extreme as the observed one, with
+    ``(count + 1) / (B + 1)`` (or exact enumeration of every swap pattern of the rows
+    where the models differ, when there are at most ``n_resamples`` patterns).
+
+Fast paths, from the metric's declaration: ranking metrics of binary scores (both models
+sorted once; a permutation replicate walks the two sorted score lists together),
+confusion-matrix metrics of unweighted labels (the joint (truth, A, B) cells: a bootstrap
+replicate is a multinomial draw of the cells, a permutation replicate a binomial split of
+every discordant cell with its mirror), and a generic path for everything else.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from assay._kernels import paired, resample
+from assay._results import ComparisonResult, ConfidenceInterval
+from assay._validation import (
+    as_sample_weight,
+    check_alternative,
+    check_confidence_level,
+    check_n_resamples,
+    check_option,
+)
+from assay.exceptions import UndefinedMetricWarning
+from assay.inference._intervals import bootstrap_summary, drop_undefined
+from assay.inference._plans import (
+    JointCells,
+    PairedRankingPlan,
+    call_metric,
+    cluster_codes,
+    joint_cells,
+    paired_ranking_plan,
+    replicate_options,
+    rows_plan,
+    scalar,
+)
+from assay.inference._pvalues import bootstrap_pvalue, permutation_pvalue
+from assay.inference._resampling import (
+    accepts_sample_weight,
+    check_weights_supported,
+    chunk_size,
+    n_workers,
+    resolve_metric,
+    resolve_seed,
+    run_in_chunks,
+)
+from assay.metrics._registry import MetricDeclaration
+
+__all__ = ["compare"]
+
+_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+
+
+def _run_pairs(
+    run: Callable[[int, np.ndarray, np.ndarray], None],
+    n_resamples: int,
+    size: int,
+    progress: bool,
+    description: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicates of both models, chunk by chunk (see :func:`run_in_chunks`)."""
+    out_b = np.empty(n_resamples, dtype=np.float64)
+
+    def both(first: int, out_a: np.ndarray) -> None:
+        run(first, out_a, out_b[first : first + out_a.shape[0]])
+
+    out_a = run_in_chunks(both, n_resamples, size, progress=progress, description=description)
+    return out_a, out_b
+
+
+def _ranking_pairs(
+    plan: PairedRankingPlan,
+    code: int,
+    option: float,
+    permutation: bool,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    workers = n_workers()
+    a, b = plan.model_a, plan.model_b
+    n = plan.positive_of_row.shape[0]
+    if permutation:
+        # both models' scores sorted together once: 2n entries, tie groups of equal scores
+        scores = np.concatenate([plan.scores_a, plan.scores_b])
+        order = np.argsort(-scores, kind="stable")
+        ordered = scores[order]
+        entry_group = np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])])
+        entry_row = np.ascontiguousarray(order % n)
+        entry_is_b = np.ascontiguousarray(order >= n)
+        n_groups = int(entry_group[-1]) + 1 if entry_group.size else 0
+
+        def permute(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+            paired.compare_ranking_permutation(
+                np.ascontiguousarray(entry_group),
+                entry_row,
+                entry_is_b,
+                plan.positive_of_row,
+                plan.unit_of_row,
+                plan.weighted,
+                n_groups,
+                code,
+                option,
+                np.uint64(seed),
+                first,
+                out_a,
+                out_b,
+                workers,
+            )
+
+        size = chunk_size(n_resamples, 2 * n, workers)
+        return _run_pairs(permute, n_resamples, size, progress, "permutation")
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        paired.compare_ranking_bootstrap(
+            plan.stratum_end,
+            plan.clusters,
+            plan.n_clusters,
+            scheme,
+            a.positive_end,
+            a.negative_end,
+            a.positive_row,
+            a.negative_row,
+            b.positive_end,
+            b.negative_end,
+            b.positive_row,
+            b.negative_row,
+            a.positive_unit,
+            a.negative_unit,
+            b.positive_unit,
+            b.negative_unit,
+            plan.weighted,
+            code,
+            option,
+            np.uint64(seed),
+            first,
+            out_a,
+            out_b,
+            workers,
+        )
+
+    size = chunk_size(n_resamples, 3 * n, workers)
+    return _run_pairs(run, n_resamples, size, progress, "bootstrap")
+
+
+def _cells_pairs(
+    cells: JointCells,
+    from_confusion: Callable[..., Any],
+    permutation: bool,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    workers = n_workers()
+    k = cells.n_labels
+    active = cells.active
+    t, x, y = active // (k * k), (active // k) % k, active % k
+    partner = np.searchsorted(active, (t * k + y) * k + x)  # mirrors are active too
+    active_cells = np.ascontiguousarray(cells.cells[active])
+    side_a = int(np.sqrt(cells.unit_a.shape[1]))
+    side_b = int(np.sqrt(cells.unit_b.shape[1]))
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        if permutation:
+            counts = np.empty((out_a.shape[0], active.shape[0]), dtype=np.int64)
+            paired.permute_joint_cells(
+                active_cells,
+                np.ascontiguousarray(partner),
+                np.uint64(seed),
+                first,
+                counts,
+                workers,
+            )
+        else:
+            dense = np.empty((out_a.shape[0], k**3), dtype=np.int64)
+            resample.bootstrap_cells(
+                cells.cells, k, scheme, np.uint64(seed), first, dense, workers
+            )
+            counts = dense[:, active]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined replicates are NaN and counted
+            matrices_a = (counts @ cells.unit_a).reshape(-1, side_a, side_a)
+            matrices_b = (counts @ cells.unit_b).reshape(-1, side_b, side_b)
+            out_a[:] = from_confusion(matrices_a, **cells.options_a)
+            out_b[:] = from_confusion(matrices_b, **cells.options_b)
+
+    size = min(n_resamples, 4096)
+    return _run_pairs(
+        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
+    )
+
+
+def _rows_pairs(
+    function: Callable[..., Any],
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    weights: np.ndarray | None,
+    options: dict[str, Any],
+    stratify: bool,
+    clusters: np.ndarray | None,
+    permutation: bool,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    truth = np.asarray(y_true)
+    first_model = np.asarray(pred_a)
+    second_model = np.asarray(pred_b)
+    n = truth.shape[0]
+    plan = rows_plan(y_true, n, stratify, clusters)
+    weighted_call = accepts_sample_weight(function)
+    workers = n_workers()
+    rows = np.arange(n)
+
+    def evaluate(prediction_a: np.ndarray, prediction_b: np.ndarray, counts: Any) -> tuple:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if counts is None:
+                return (
+                    call_metric(function, truth, prediction_a, weights, options),
+                    call_metric(function, truth, prediction_b, weights, options),
+                )
+            if weighted_call:
+                sample_weight = counts if weights is None else counts * weights
+                return (
+                    function(truth, prediction_a, sample_weight=sample_weight, **options),
+                    function(truth, prediction_b, sample_weight=sample_weight, **options),
+                )
+            taken = np.repeat(rows, counts)
+            return (
+                function(truth[taken], prediction_a[taken], **options),
+                function(truth[taken], prediction_b[taken], **options),
+            )
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        if permutation:
+            masks = np.empty((out_a.shape[0], n), dtype=np.bool_)
+            paired.swap_masks(np.uint64(seed), first, masks, workers)
+        else:
+            counts = np.empty((out_a.shape[0], n), dtype=np.int64)
+            resample.bootstrap_row_counts(
+                plan.stratum_end,
+                plan.clusters,
+                plan.n_clusters,
+                scheme,
+                np.uint64(seed),
+                first,
+                counts,
+                workers,
+            )
+        for i in range(out_a.shape[0]):
+            try:
+                if permutation:
+                    swap = masks[i]
+                    shape = (-1,) + (1,) * (first_model.ndim - 1)
+                    swapped = swap.reshape(shape)
+                    value_a, value_b = evaluate(
+                        np.where(swapped, second_model, first_model),
+                        np.where(swapped, first_model, second_model),
+                        None,
+                    )
+                else:
+                    replicate = counts[i]
+                    if plan.order is not None:
+                        in_row_order = np.empty(n, dtype=np.int64)
+                        in_row_order[plan.order] = replicate
+                        replicate = in_row_order
+                    value_a, value_b = evaluate(first_model, second_model, replicate)
+            except Exception as error:
+                raise RuntimeError(
+                    f"`metric` raised {type(error).__name__} on replicate {first + i}: {error}"
+                ) from error
+            out_a[i] = scalar(value_a, "metric")
+            out_b[i] = scalar(value_b, "metric")
+
+    size = max(workers, min(n_resamples, (1 << 24) // max(n, 1)))
+    return _run_pairs(
+        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
+    )
+
+
+def _differing_rows(pred_a: Any, pred_b: Any) -> np.ndarray:
+    first = np.asarray(pred_a)
+    second = np.asarray(pred_b)
+    differ = first != second
+    if differ.ndim > 1:
+        differ = differ.reshape(differ.shape[0], -1).any(axis=1)
+    return np.flatnonzero(differ)
+
+
+def _exact_permutation_differences(
+    function: Callable[..., Any],
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    sample_weight: Any,
+    options: dict[str, Any],
+    rows: np.ndarray,
+) -> np.ndarray:
+    """The difference for every swap pattern of ``rows`` (the rows where A and B differ)."""
+    first = np.asarray(pred_a)
+    second = np.asarray(pred_b)
+    differences = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for pattern in itertools.product((False, True), repeat=rows.shape[0]):
+            swap = np.zeros(first.shape[0], dtype=bool)
+            swap[rows[list(pattern)]] = True
+            shape = (-1,) + (1,) * (first.ndim - 1)
+            swapped = swap.reshape(shape)
+            new_a = np.where(swapped, second, first)
+            new_b = np.where(swapped, first, second)
+            value_a = call_metric(function, y_true, new_a, sample_weight, options)
+            value_b = call_metric(function, y_true, new_b, sample_weight, options)
+            differences.append(float(value_a) - float(value_b))
+    return np.array(differences)
+
+
+def _paired_distribution(
+    declaration: MetricDeclaration | None,
+    function: Callable[..., Any],
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    permutation: bool,
+    stratify: bool,
+    groups: Any,
+    resampling: str,
+    sample_weight: Any,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+    metric_kwargs: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray]:
+    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    n = len(y_true)
+    clusters = cluster_codes(groups, n)
+    scores_a = np.asarray(pred_a)
+    if (
+        declaration is not None
+        and declaration.computed_from == "ranking"
+        and scores_a.ndim == 1
+        and not (permutation and clusters is not None)
+    ):
+        assert declaration.replicate_code is not None
+        code, option = declaration.replicate_code(**metric_kwargs)
+        plan = paired_ranking_plan(
+            y_true,
+            pred_a,
+            pred_b,
+            pos_label=metric_kwargs.get("pos_label"),
+            sample_weight=sample_weight,
+            clusters=clusters,
+            stratify=stratify,
+            natural_order=permutation,
+        )
+        return _ranking_pairs(plan, code, option, permutation, scheme, seed, n_resamples, progress)
+    options = replicate_options(declaration, function, metric_kwargs)
+    if (
+        declaration is not None
+        and declaration.computed_from == "confusion"
+        and sample_weight is None
+        and clusters is None
+    ):
+        assert declaration.from_confusion is not None
+        cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
+        return _cells_pairs(
+            cells,
+            declaration.from_confusion.from_confusion,
+            permutation,
+            scheme,
+            seed,
+            n_resamples,
+            progress,
+        )
+    weights = as_sample_weight(sample_weight, n)
+    return _rows_pairs(
+        function,
+        y_true,
+        pred_a,
+        pred_b,
+        weights,
+        options,
+        stratify,
+        clusters,
+        permutation,
+        scheme,
+        seed,
+        n_resamples,
+        progress,
+    )
+
+
+def compare(
+    metric: Any,
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    method: str = "bootstrap",
+    n_resamples: int | None = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    interval: str = "percentile",
+    stratify: bool = False,
+    groups: Any = None,
+    resampling: str = "multinomial",
+    sample_weight: Any = None,
+    rng: Any = None,
+    progress: bool = False,
+    **metric_kwargs: Any,
+) -> ComparisonResult:
+    """Paired comparison of two models on the same test set: is the difference real?
+
+    Parameters
+    ----------
+    metric : callable or str
+        An assay metric or its name (fast paths), or any callable
+        ``f(y_true, y_pred, **metric_kwargs)`` returning a number.
+    y_true : array-like of shape (n_samples,)
+        True targets, shared by both models.
+    pred_a, pred_b : array-like
+        Predictions or scores of model A and model B, row by row.
+    method : {"bootstrap", "permutation"}, default="bootstrap"
+        Paired bootstrap (an interval and a p-value for the difference) or paired
+        permutation test (a p-value; no interval).
+    n_resamples : int, optional
+        Replicates: 2000 for the bootstrap, 9999 for the permutation test by default.
+    confidence_level : float in (0, 1), default=0.95
+        Coverage of the bootstrap interval of the difference.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative hypothesis about ``metric(A) - metric(B)``.
+    interval : {"percentile", "basic"}, default="percentile"
+        Bootstrap interval of the difference.
+    stratify : bool, default=False
+        Bootstrap only: keep the class counts fixed in every replicate.
+    groups : array-like of shape (n_samples,), default=None
+        Bootstrap only: resample whole clusters of rows.
+    resampling : {"multinomial", "poisson"}, default="multinomial"
+        Bootstrap only: classical or Poisson bootstrap.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights.
+    rng : None, int or numpy.random.Generator, default=None
+        Source of the master seed (reported in the result).
+    progress : bool, default=False
+        Print a progress line on standard error.
+    **metric_kwargs
+        Options passed to ``metric``.
+
+    Returns
+    -------
+    ComparisonResult
+        ``estimate_a``, ``estimate_b``, ``difference`` (A - B), ``confidence_interval``
+        of the difference (NaN for the permutation test), ``pvalue``, ``alternative``,
+        ``method``, ``n_resamples``, ``n_undefined``, ``rng_seed`` and the resampled
+        differences.
+
+    Raises
+    ------
+    ValueError
+        Bad options or inputs (see the messages).
+    RuntimeError
+        A callable ``metric`` raised on a replicate.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the difference was undefined in some replicates (left out and counted).
+
+    Notes
+    -----
+    Bootstrap: both models are evaluated on the same replicate, so the distribution of
+    the difference keeps their correlation; the p-value inverts the bootstrap
+    distribution of the centred difference (Hall & Wilson 1991). Permutation: each row's
+    two predictions are exchanged with probability 1/2; the p-value is
+    ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010), or exact when every swap pattern
+    of the differing rows can be enumerated (at most ``n_resamples`` patterns). The
+    source texts compare two classifiers with McNemar's test on the same idea (001,
+    "Comparing two hypotheses"; 000, exercise 10).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import assay
+    >>> from assay.datasets import binormal_scores
+    >>> y_true, strong = binormal_scores(5000, auc=0.85, rng=0)
+    >>> weak = strong + np.random.default_rng(1).normal(scale=0.3, size=5000)
+    >>> result = assay.compare(assay.roc_auc_score, y_true, strong, weak,
+    ...                        n_resamples=500, rng=2)
+    >>> bool(result.difference > 0 and result.pvalue < 0.05)
+    True
+    """
+    declaration, function, name = resolve_metric(metric)
+    check_option(method, "method", ("bootstrap", "permutation"))
+    permutation = method == "permutation"
+    n_resamples = check_n_resamples(
+        n_resamples if n_resamples is not None else (9999 if permutation else 2000)
+    )
+    confidence_level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    check_option(interval, "interval", ("percentile", "basic"))
+    check_option(resampling, "resampling", ("multinomial", "poisson"))
+    if permutation and (stratify or groups is not None or resampling != "multinomial"):
+        raise ValueError(
+            "`stratify`, `groups` and `resampling` apply to the bootstrap; the paired "
+            "permutation test swaps the two models' predictions row by row."
+        )
+    if stratify and resampling == "poisson":
+        raise ValueError(
+            "`stratify=True` keeps the class counts fixed, which needs `resampling='multinomial'`."
+        )
+    if groups is not None and (stratify or resampling == "poisson"):
+        raise ValueError(
+            "`groups` resamples whole clusters with a multinomial draw; it cannot be "
+            "combined with `stratify=True` or `resampling='poisson'`."
+        )
+    if np.shape(pred_a) != np.shape(pred_b):
+        raise ValueError(
+            f"`pred_a` and `pred_b` have different shapes: {np.shape(pred_a)} and "
+            f"{np.shape(pred_b)}."
+        )
+    check_weights_supported(function, sample_weight)
+    seed = resolve_seed(rng)
+    estimate_a = scalar(call_metric(function, y_true, pred_a, sample_weight, metric_kwargs), name)
+    estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
+    difference = estimate_a - estimate_b
+
+    differing = _differing_rows(pred_a, pred_b)
+    exact = permutation and 2 ** min(differing.shape[0], 62) <= n_resamples
+    if exact:
+        options = replicate_options(declaration, function, metric_kwargs)
+        differences = _exact_permutation_differences(
+            function, y_true, pred_a, pred_b, sample_weight, options, differing
+        )
+        n_undefined = int(np.count_nonzero(np.isnan(differences)))
+        differences = differences[~np.isnan(differences)]
+        n_resamples = differences.shape[0] + n_undefined
+    else:
+        values_a, values_b = _paired_distribution(
+            declaration,
+            function,
+            y_true,
+            pred_a,
+            pred_b,
+            permutation=permutation,
+            stratify=stratify,
+            groups=groups,
+            resampling=resampling,
+            sample_weight=sample_weight,
+            seed=seed,
+            n_resamples=n_resamples,
+            progress=progress,
+            metric_kwargs=metric_kwargs,
+        )
+        differences = values_a - values_b
+        if permutation:
+            differences, n_undefined = drop_undefined(differences)
+    if permutation:
+        if n_undefined:
+            warnings.warn(
+                f"The difference was undefined in {n_undefined} of {n_resamples} "
+                "permutation replicates; they are left out.",
+                category=UndefinedMetricWarning,
+                stacklevel=2,
+            )
+        pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
+        interval_found = ConfidenceInterval(float("nan"), float("nan"))
+    else:
+        summary = bootstrap_summary(
+            differences,
+            difference,
+            method=interval,
+            confidence_level=confidence_level,
+            stacklevel=3,
+        )
+        interval_found = summary.confidence_interval
+        differences = summary.bootstrap_distribution
+        n_undefined = summary.n_undefined
+        pvalue = bootstrap_pvalue(differences, difference, alternative)
+    return ComparisonResult(
+        estimate_a=estimate_a,
+        estimate_b=estimate_b,
+        difference=difference,
+        confidence_interval=interval_found,
+        pvalue=float(pvalue),
+        alternative=alternative,
+        method=method + (" (exact)" if exact else ""),
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        n_undefined=n_undefined,
+        rng_seed=None if exact else seed,
+        metric=name,
+        resampled_differences=differences,
+    )

@@ -1,0 +1,253 @@
+"""assay.compare and assay.permutation_test: kernels against slow recomputations with the
+same draws, fast paths against the generic path, exact enumeration, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import numba
+import numpy as np
+import pytest
+
+import assay
+import assay.reference as reference
+from assay._kernels import paired, resample
+from assay._kernels._rng import shuffle, stream
+from assay.datasets import binormal_scores
+from assay.inference import _plans
+
+FLOAT_RTOL = 1e-12
+
+
+def two_models(n=400, seed=0, tied=False):
+    y, strong = binormal_scores(n, auc=0.8, rng=seed)
+    weak = strong + np.random.default_rng(seed + 1).normal(scale=0.5, size=n)
+    if tied:
+        strong, weak = np.round(strong, 1), np.round(weak, 1)
+    return y, strong, weak
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("stratify", [False, True])
+def test_paired_bootstrap_replicates_equal_a_naive_recomputation(weighted, stratify):
+    y, a, b = two_models(tied=True)
+    w = np.random.default_rng(5).integers(0, 3, y.shape[0]).astype(float) if weighted else None
+    plan = _plans.paired_ranking_plan(
+        y, a, b, pos_label=None, sample_weight=w, clusters=None, stratify=stratify
+    )
+    out_a = np.empty(5)
+    out_b = np.empty(5)
+    ma, mb = plan.model_a, plan.model_b
+    paired.compare_ranking_bootstrap(
+        plan.stratum_end, plan.clusters, 0, resample.STRATIFIED if stratify else 0,
+        ma.positive_end, ma.negative_end, ma.positive_row, ma.negative_row,
+        mb.positive_end, mb.negative_end, mb.positive_row, mb.negative_row,
+        ma.positive_unit, ma.negative_unit, mb.positive_unit, mb.negative_unit, plan.weighted,
+        resample.ROC_AUC, 1.0, np.uint64(77), 0, out_a, out_b, 2,
+    )  # fmt: skip
+    n = plan.positive_of_row.shape[0]
+    for r in range(5):
+        counts = np.empty(n, dtype=np.int64)
+        resample.row_counts(
+            plan.stratum_end, plan.clusters, 0, resample.STRATIFIED if stratify else 0,
+            np.uint64(stream(np.uint64(77), np.uint64(r))), counts, np.empty(0, np.int64),
+        )  # fmt: skip
+        weights = counts.astype(float) * (1.0 if w is None else plan.unit_of_row)
+        labels = plan.positive_of_row.astype(int)
+        expected_a = reference.roc_auc_score(labels, plan.scores_a, sample_weight=weights)
+        expected_b = reference.roc_auc_score(labels, plan.scores_b, sample_weight=weights)
+        assert out_a[r] == pytest.approx(expected_a, rel=FLOAT_RTOL)
+        assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
+
+
+@pytest.mark.parametrize("tied", [False, True])
+@pytest.mark.parametrize("metric", [assay.roc_auc_score, assay.average_precision_score])
+def test_ranking_permutation_path_equals_the_generic_path(metric, tied):
+    # the fast path and the generic path read the same swap bits from the same streams
+    y, a, b = two_models(n=300, tied=tied)
+
+    def generic(y_true, y_score, sample_weight=None):
+        return metric(y_true, y_score, sample_weight=sample_weight)
+
+    fast = assay.compare(metric, y, a, b, method="permutation", n_resamples=50, rng=3)
+    slow = assay.compare(generic, y, a, b, method="permutation", n_resamples=50, rng=3)
+    np.testing.assert_allclose(
+        fast.resampled_differences, slow.resampled_differences, rtol=FLOAT_RTOL, atol=1e-15
+    )
+    assert fast.pvalue == slow.pvalue
+
+
+def test_label_permutation_replicates_equal_a_naive_recomputation():
+    y, s, _ = two_models(n=200, tied=True)
+    result = assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=6, rng=11)
+    order = np.argsort(-s, kind="stable")
+    for r in range(6):
+        labels = (y[order] == 1).copy()
+        shuffle(labels, np.uint64(stream(np.uint64(11), np.uint64(r))))
+        expected = reference.roc_auc_score(labels.astype(int), s[order])
+        assert result.null_distribution[r] == pytest.approx(expected, rel=FLOAT_RTOL)
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "permutation"])
+@pytest.mark.parametrize("metric", [assay.f1_score, assay.matthews_corrcoef])
+def test_joint_cells_and_rows_paths_give_the_same_distribution(metric, method):
+    # Different draws, same distribution: B = 3000 keeps Monte-Carlo error of the mean
+    # near sd / 55 and of the sd near sd / 77; the bounds below are > 5 such errors.
+    y, a, b = two_models(n=1500)
+    pred_a, pred_b = (a > 0.5).astype(int), (b > 0.5).astype(int)
+
+    def generic(y_true, y_pred, sample_weight=None):
+        return metric(y_true, y_pred, sample_weight=sample_weight)
+
+    fast = assay.compare(metric, y, pred_a, pred_b, method=method, n_resamples=3000, rng=1)
+    slow = assay.compare(generic, y, pred_a, pred_b, method=method, n_resamples=3000, rng=2)
+    assert fast.difference == slow.difference
+    sd = np.std(fast.resampled_differences)
+    assert abs(np.mean(fast.resampled_differences) - np.mean(slow.resampled_differences)) < (
+        0.15 * sd
+    )
+    assert abs(np.std(slow.resampled_differences) / sd - 1) < 0.1
+
+
+def test_confusion_label_permutation_path_against_the_generic_path():
+    y, s, _ = two_models(n=1500)
+    y_pred = (s > 0.5).astype(int)
+
+    def generic(y_true, y_pred, sample_weight=None):
+        return assay.f1_score(y_true, y_pred, sample_weight=sample_weight)
+
+    fast = assay.permutation_test(assay.f1_score, y, y_pred, n_resamples=3000, rng=1)
+    slow = assay.permutation_test(generic, y, y_pred, n_resamples=3000, rng=2,
+                                  alternative="greater")  # fmt: skip
+    sd = np.std(fast.null_distribution)
+    assert abs(fast.null_distribution.mean() - slow.null_distribution.mean()) < 0.15 * sd
+    assert abs(np.std(slow.null_distribution) / sd - 1) < 0.1
+    assert fast.statistic == slow.statistic
+
+
+def test_exact_permutation_test_by_enumeration():
+    y = np.array([0, 0, 1, 1, 0, 1])
+    s = np.array([0.1, 0.3, 0.35, 0.8, 0.2, 0.5])
+    result = assay.permutation_test(assay.roc_auc_score, y, s)
+    assert result.exact and result.n_resamples == 20  # C(6, 3)
+    aucs = [
+        assay.roc_auc_score(np.isin(np.arange(6), chosen).astype(int), s)
+        for chosen in itertools.combinations(range(6), 3)
+    ]
+    observed = assay.roc_auc_score(y, s)
+    assert result.pvalue == pytest.approx(np.mean(np.array(aucs) >= observed - 1e-12))
+    assert result.rng_seed is None
+
+
+def test_exact_paired_permutation_by_enumeration():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    a = np.array([0, 1, 1, 0, 1, 0, 1, 0])
+    b = np.array([0, 1, 0, 1, 1, 1, 1, 0])
+    result = assay.compare(assay.accuracy_score, y, a, b, method="permutation",
+                           alternative="greater")  # fmt: skip
+    assert result.method == "permutation (exact)"
+    differing = np.flatnonzero(a != b)  # rows 2, 3, 5: 8 swap patterns
+    differences = []
+    for pattern in itertools.product((0, 1), repeat=3):
+        swap = np.zeros(8, bool)
+        swap[differing[np.array(pattern, bool)]] = True
+        new_a, new_b = np.where(swap, b, a), np.where(swap, a, b)
+        differences.append(assay.accuracy_score(y, new_a) - assay.accuracy_score(y, new_b))
+    observed = assay.accuracy_score(y, a) - assay.accuracy_score(y, b)
+    assert result.n_resamples == 8
+    assert result.pvalue == pytest.approx(np.mean(np.array(differences) >= observed - 1e-12))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: assay.compare(assay.roc_auc_score, *two_models(300), n_resamples=40, rng=5),
+        lambda: assay.compare(assay.roc_auc_score, *two_models(300), method="permutation",
+                              n_resamples=40, rng=5),
+        lambda: assay.compare(assay.f1_score, two_models(300)[0],
+                              (two_models(300)[1] > 0.5).astype(int),
+                              (two_models(300)[2] > 0.5).astype(int), n_resamples=40, rng=5),
+        lambda: assay.permutation_test(assay.roc_auc_score, *two_models(300)[:2],
+                                       n_resamples=40, rng=5),
+        lambda: assay.compare(assay.mean_squared_error, two_models(300)[1],
+                              two_models(300)[2], two_models(300)[2] + 0.1,
+                              method="permutation", n_resamples=40, rng=5),
+    ],
+)  # fmt: skip
+def test_results_do_not_depend_on_threads(call):
+    base = call()
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = call()
+    finally:
+        numba.set_num_threads(previous)
+    first = getattr(base, "resampled_differences", None)
+    if first is None:
+        first, second = base.null_distribution, single.null_distribution
+    else:
+        second = single.resampled_differences
+    np.testing.assert_array_equal(first, second)
+    assert base.pvalue == single.pvalue
+
+
+def test_compare_reports_both_estimates():
+    y, a, b = two_models(2000)
+    result = assay.compare(assay.roc_auc_score, y, a, b, n_resamples=300, rng=1)
+    assert result.estimate_a == assay.roc_auc_score(y, a)
+    assert result.estimate_b == assay.roc_auc_score(y, b)
+    assert result.difference == result.estimate_a - result.estimate_b
+    low, high = result.confidence_interval
+    assert low < result.difference < high
+    assert 0 < result.pvalue < 0.05  # the weak model is clearly worse at n = 2000
+
+
+def test_identical_models_do_not_differ():
+    y, a, _ = two_models(300)
+    result = assay.compare(assay.roc_auc_score, y, a, a.copy(), method="permutation")
+    assert result.difference == 0.0 and result.pvalue == 1.0
+
+
+Y, A, B = two_models(40)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"method": "wilcoxon"}, r"`method` must be one of \['bootstrap', 'permutation'\]"),
+        ({"interval": "bca"}, r"`interval` must be one of \['percentile', 'basic'\]"),
+        ({"alternative": "both"}, r"`alternative` must be one of \['two-sided', 'less'"),
+        ({"method": "permutation", "stratify": True}, r"apply to the bootstrap; the paired"),
+        ({"stratify": True, "resampling": "poisson"}, r"needs `resampling='multinomial'`"),
+        ({"n_resamples": 0}, r"`n_resamples` must be an integer >= 1"),
+        ({"confidence_level": 0.0}, r"`confidence_level` must be in \(0, 1\)"),
+    ],
+)
+def test_compare_bad_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        assay.compare(assay.roc_auc_score, Y, A, B, **kwargs)
+
+
+def test_compare_shapes_must_match():
+    with pytest.raises(ValueError, match=r"`pred_a` and `pred_b` have different shapes"):
+        assay.compare(assay.roc_auc_score, Y, A, B[:-1])
+
+
+def test_permutation_test_bad_options():
+    with pytest.raises(ValueError, match=r"`alternative` must be one of"):
+        assay.permutation_test(assay.roc_auc_score, Y, A, alternative="more")
+    with pytest.raises(ValueError, match=r"`sample_weight` was given but `metric` does not"):
+        assay.permutation_test(lambda t, p: 0.5, Y, A, sample_weight=np.ones(40))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: assay.bootstrap(f, Y, A, sample_weight=np.ones(40)),
+        lambda f: assay.compare(f, Y, A, B, sample_weight=np.ones(40)),
+        lambda f: assay.permutation_test(f, Y, A, sample_weight=np.ones(40)),
+    ],
+)
+def test_weights_need_a_metric_that_takes_them(call):
+    with pytest.raises(ValueError, match=r"`sample_weight` was given but `metric` does not"):
+        call(lambda y_true, y_pred: 0.5)
