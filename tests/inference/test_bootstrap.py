@@ -10,55 +10,31 @@ import pytest
 import assay
 import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
-from assay._kernels import resample
-from assay._kernels._rng import stream
+from assay._kernels import resample, streaming
 from assay.datasets import binormal_scores
-from assay.inference import _bootstrap, _resampling
+from assay.inference import _bootstrap, _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
 FLOAT_RTOL = 1e-12
 
 
-def naive_ranking_replicate(plan, code, option, seed, replicate, scores_a, scores_b):
-    """Replicate ``replicate`` of the ranking path, recomputed the slow way.
-
-    The same stream gives the same atom counts; the resampled rows are then built
-    explicitly and the metric computed by the reference from its definition.
-    """
-    n_a = int(plan.positive_end[-1])
-    n_b = int(plan.negative_end[-1])
-    counts_a = np.empty(n_a, dtype=np.int64)
-    counts_b = np.empty(n_b, dtype=np.int64)
-    n_positive = n_a if plan.rows else int(plan.positive_sizes.sum())
-    n_negative = n_b if plan.rows else int(plan.negative_sizes.sum())
-    resample.replicate_counts(
-        plan.positive_sizes,
-        plan.negative_sizes,
-        plan.rows,
-        n_positive,
-        n_negative,
-        resample.MULTINOMIAL,
-        counts_a,
-        counts_b,
-        np.uint64(stream(np.uint64(seed), np.uint64(replicate))),
-    )
-    # materialise the replicate: every atom's score repeated by its count
-    y = np.concatenate([np.ones(counts_a.sum(), int), np.zeros(counts_b.sum(), int)])
-    s = np.concatenate([np.repeat(-scores_a, counts_a), np.repeat(-scores_b, counts_b)])
-    w = None
-    if plan.weighted:
-        w = np.concatenate(
-            [np.repeat(plan.positive_unit, counts_a), np.repeat(plan.negative_unit, counts_b)]
-        )
+def metric_of_replicate(plan, code, option, counts, library=assay):
+    """The metric of a replicate built explicitly from its atom counts (rows with their
+    counts as weights; ``library`` is assay or its reference)."""
+    # scores decrease along the merged order and are equal within a tie group
+    w = counts * plan.value if plan.weighted else counts.astype(float)
+    y = plan.is_positive.astype(int)
+    s = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
     name, options = {
         resample.ROC_AUC: ("roc_auc_score", {"max_fpr": None if option >= 1 else option}),
         resample.AVERAGE_PRECISION: ("average_precision_score", {}),
         resample.PR_AUC_TRAPEZOID: ("pr_auc_score", {"method": "trapezoid"}),
+        resample.PR_AUC_INTERPOLATED: ("pr_auc_score", {"method": "interpolated"}),
         resample.EER_NEAREST: ("equal_error_rate", {"method": "nearest"}),
     }[code]
-    if y.min() == y.max():
+    if not (np.any(w[y == 1] > 0) and np.any(w[y == 0] > 0)) or not np.any(w > 0):
         return np.nan
-    return getattr(reference, name)(y, s, sample_weight=w, **options)
+    return getattr(library, name)(y, s, sample_weight=w, **options)
 
 
 @pytest.mark.parametrize(
@@ -68,41 +44,85 @@ def naive_ranking_replicate(plan, code, option, seed, replicate, scores_a, score
         (resample.ROC_AUC, 0.3),
         (resample.AVERAGE_PRECISION, 0.0),
         (resample.PR_AUC_TRAPEZOID, 0.0),
+        (resample.PR_AUC_INTERPOLATED, 0.0),
         (resample.EER_NEAREST, 0.0),
     ],
 )
-@pytest.mark.parametrize("data_kind", ["distinct", "tied", "weighted"])
-def test_ranking_replicates_equal_a_naive_bootstrap_with_the_same_draws(code, option, data_kind):
+@pytest.mark.parametrize(
+    "data_kind, scheme",
+    [
+        ("distinct", resample.MULTINOMIAL),
+        ("distinct", resample.STRATIFIED),
+        ("distinct", resample.POISSON),
+        ("tied", resample.MULTINOMIAL),
+        ("tied", resample.STRATIFIED),
+        ("tied", resample.POISSON),
+        ("weighted", resample.MULTINOMIAL),
+        ("clusters", resample.MULTINOMIAL),
+    ],
+)
+def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, data_kind, scheme):
+    # The kernel's replicate against the public metric of the replicate built explicitly
+    # from the same counts (traced from the same stream; integer weights = repetition).
+    # 9000 rows: several blocks of 4096, the last one partial.
     rng = np.random.default_rng(3)
-    n = 3000 if data_kind == "tied" else 150  # ties are grouped into cells from 2048 rows
+    n = 9000
     y = rng.integers(0, 2, n)
     s = rng.normal(size=n) + y
     if data_kind == "tied":
         s = np.round(s, 1)
     w = rng.integers(1, 4, n).astype(float) if data_kind == "weighted" else None
-    plan = _bootstrap.ranking_plan(y, s, pos_label=None, sample_weight=w, clusters=None)
-    assert plan.rows == (data_kind != "tied")
-    data = assay.metrics._sorted.sort_scores(y == 1, s.astype(float), w, group_ties=w is None)
-    seed = 12345
-    out = np.empty(6)
-    resample.bootstrap_ranking(
-        *plan.atoms,
-        plan.positive_cluster,
-        plan.negative_cluster,
-        0,
-        code,
-        option,
-        resample.MULTINOMIAL,
-        np.uint64(seed),
-        0,
-        out,
-        2,
-    )
-    for b in range(out.shape[0]):
-        expected = naive_ranking_replicate(
-            plan, code, option, seed, b, data.positive_scores, data.negative_scores
-        )
-        assert out[b] == pytest.approx(expected, rel=FLOAT_RTOL, nan_ok=True)
+    clusters = rng.integers(0, 500, n) if data_kind == "clusters" else None
+    plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=w, clusters=clusters)
+    assert plan.cells == (data_kind == "tied")
+    arguments = (
+        plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
+        plan.cluster_of_atom, plan.n_clusters, code, option, scheme, np.uint64(12345),
+    )  # fmt: skip
+    out = np.empty(3)
+    streaming.bootstrap_ranking(*arguments, 0, out, 2)
+    for r in range(out.shape[0]):
+        value, counts = streaming.traced_replicate(*arguments, r)
+        assert value == out[r] or (np.isnan(value) and np.isnan(out[r]))
+        if scheme == resample.STRATIFIED:  # class totals fixed
+            sizes = plan.value.astype(int) if plan.cells else np.ones(plan.n_atoms, int)
+            assert counts[plan.is_positive].sum() == sizes[plan.is_positive].sum()
+            assert counts[~plan.is_positive].sum() == sizes[~plan.is_positive].sum()
+        elif scheme == resample.MULTINOMIAL and data_kind != "clusters":
+            sizes = plan.value.astype(int) if plan.cells else np.ones(plan.n_atoms, int)
+            assert counts.sum() == sizes.sum()
+        # a cell's count is how many of its rows were drawn: rows of one cell are alike
+        expected = metric_of_replicate(plan, code, option, counts)
+        assert out[r] == pytest.approx(expected, rel=FLOAT_RTOL, nan_ok=True)
+
+
+@pytest.mark.parametrize("data_kind", ["distinct", "tied", "weighted"])
+def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
+    # independent oracle: the slow exact reference on a few hundred rows
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 1 if data_kind == "tied" else 8)
+    w = rng.random(n) if data_kind == "weighted" else None
+    plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=w, clusters=None)
+    for code in (resample.ROC_AUC, resample.AVERAGE_PRECISION, resample.EER_NEAREST):
+        for r in range(3):
+            value, counts = streaming.traced_replicate(
+                plan.is_positive,
+                plan.continues,
+                plan.value,
+                plan.cells,
+                plan.weighted,
+                plan.cluster_of_atom,
+                0,
+                code,
+                1.0,
+                resample.MULTINOMIAL,
+                np.uint64(5),
+                r,
+            )
+            expected = metric_of_replicate(plan, code, 1.0, counts, library=reference)
+            assert value == pytest.approx(expected, rel=FLOAT_RTOL)
 
 
 def test_unit_counts_reproduce_the_plain_kernels_exactly():

@@ -1,34 +1,24 @@
-"""Bootstrap drivers: replicates are multiplicities over already-sorted atoms.
+"""Resampling building blocks: row counts, confusion cells, sweeps of prefix sums.
 
-ARCHITECTURE rules 3 and 5.  A binary ranking problem reaches these kernels in the
-layout of :mod:`assay._kernels.ranking` (negated scores of each class sorted ascending),
-where each entry is an *atom*: a row, or, for unweighted data with tied scores, a whole
-(tie group, class) cell of ``size`` rows.  :func:`group_ends` records once where every
-tie group ends in each class's array.  A bootstrap replicate then draws a count for
-every atom -- how many times its rows are drawn -- and its metric is one sweep over the
-tie groups with weights ``count * unit_weight``.  Nothing is re-sorted and no resampled
-array of rows is built: memory is O(n) per thread, whatever the number of replicates.
+ARCHITECTURE rules 3-5.  The single-model bootstrap of ranking metrics streams block by
+block (:mod:`assay._kernels.streaming`); this module holds what the other procedures
+share:
 
-Counts of a multinomial replicate (n draws with replacement from the n rows):
-
-* the number of positives drawn is Binomial(n, P / n) (fixed at P when stratified);
-* within a class, atoms of one row each are counted by blocks of ``_BLOCK`` atoms: the
-  block totals are conditional binomials, then the block's draws are uniform indices
-  into it, so the counts being written stay in cache (an exact multinomial);
-* atoms of several rows (tie cells) get conditional binomials, one per atom.
-
-A Poisson replicate gives every atom an independent Poisson(size) count.
+* the class-split layout of :mod:`assay._kernels.ranking` with :func:`group_ends` (where
+  every tie group ends in each class's sorted array) and :func:`replicate_metric`, the
+  metric of a replicate from prefix sums of its counts -- branch-free over tie groups,
+  exact integers when unweighted, so unit counts give the plain kernels' floats
+  (tested).  Paired comparisons and permutations use it, and the jackknives for BCa;
+* exact multinomial row counts by blocks of ``_BLOCK`` rows (block totals as
+  conditional binomials, then uniform indices into the block, so the counts being
+  written stay in cache), by strata, by clusters, or Poisson (:func:`row_counts`);
+* the cell-multinomial bootstrap of confusion matrices (:func:`bootstrap_cells`);
+* closed-form and delete-a-group jackknives of ranking metrics.
 
 Every replicate ``r`` draws from its own counter-based stream ``stream(seed, r)`` and is
 computed by one thread from start to end, in a fixed order, so results are
 bit-identical whatever the number of threads; ``n_workers`` only splits the replicates
 between threads.
-
-The replicate sweeps compute the formulas of the plain kernels of
-:mod:`assay._kernels.ranking` from cumulative weights (prefix sums over the atoms), which
-removes every branch from the loop over tie groups.  Unweighted, the prefix sums are
-exact integers and the results equal the plain kernels' to the last bit for unit counts
-(tested); weighted, they agree to rounding.
 """
 
 from __future__ import annotations
@@ -249,87 +239,6 @@ def _cells_multinomial(sizes, total_size, total, counts, state):
             remaining_draws -= count
         remaining_size -= sizes[k]
     return state
-
-
-@jit
-def _class_counts(sizes, rows, total_size, total, counts, state):
-    if rows:
-        return _rows_multinomial(total, counts, state)
-    return _cells_multinomial(sizes, total_size, total, counts, state)
-
-
-@jit
-def _poisson_counts(sizes, rows, counts, state):
-    for k in range(counts.shape[0]):
-        count, state = poisson(1.0 if rows else float(sizes[k]), state)
-        counts[k] = count
-    return state
-
-
-@jit
-def replicate_counts(
-    positive_sizes, negative_sizes, rows, n_positive, n_negative, scheme,
-    positive_counts, negative_counts, state,
-):  # fmt: skip
-    """Draw one replicate's atom counts for both classes; returns the new state."""
-    if scheme == POISSON:
-        state = _poisson_counts(positive_sizes, rows, positive_counts, state)
-        return _poisson_counts(negative_sizes, rows, negative_counts, state)
-    draws_positive = n_positive
-    if scheme == MULTINOMIAL:
-        n = n_positive + n_negative
-        draws_positive, state = binomial(n, n_positive / n, state)
-    draws_negative = n_positive + n_negative - draws_positive
-    state = _class_counts(positive_sizes, rows, n_positive, draws_positive, positive_counts, state)
-    return _class_counts(negative_sizes, rows, n_negative, draws_negative, negative_counts, state)
-
-
-@jit_parallel
-def bootstrap_ranking(
-    positive_end, negative_end, positive_sizes, negative_sizes, positive_unit, negative_unit,
-    rows, weighted, positive_cluster, negative_cluster, n_clusters, metric, option, scheme,
-    seed, first_replicate, out, n_workers,
-):  # fmt: skip
-    """Metric of replicates ``first_replicate + r`` for ``r < len(out)``, into ``out``.
-
-    ``positive_end``, ``negative_end``: from :func:`group_ends`; ``*_sizes``: rows per
-    atom (int64; not read when ``rows``, where every atom is one row); ``*_unit``: weight
-    of one row of each atom (read when ``weighted``); ``*_cluster``: cluster index of
-    each atom (rows) when ``n_clusters > 0``, which resamples whole clusters (multinomial
-    over the clusters) instead of rows; ``scheme``: MULTINOMIAL, STRATIFIED or POISSON;
-    ``seed``: uint64.
-    """
-    n_positive_atoms = positive_end[positive_end.shape[0] - 1]
-    n_negative_atoms = negative_end[negative_end.shape[0] - 1]
-    n_positive = n_positive_atoms if rows else positive_sizes.sum()
-    n_negative = n_negative_atoms if rows else negative_sizes.sum()
-    count = out.shape[0]
-    for worker in prange(n_workers):
-        positive_counts = np.empty(n_positive_atoms, dtype=np.int64)
-        negative_counts = np.empty(n_negative_atoms, dtype=np.int64)
-        # float64 prefix sums: exact integers (below 2**53) when unweighted
-        positive_prefix = np.empty(n_positive_atoms + 1, dtype=np.float64)
-        negative_prefix = np.empty(n_negative_atoms + 1, dtype=np.float64)
-        cluster_counts = np.empty(n_clusters, dtype=np.int64)
-        for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
-            if n_clusters > 0:
-                # whole clusters are drawn: an atom (a row) counts its cluster's draws
-                state = _rows_multinomial(n_clusters, cluster_counts, state)
-                for k in range(n_positive_atoms):
-                    positive_counts[k] = cluster_counts[positive_cluster[k]]
-                for k in range(n_negative_atoms):
-                    negative_counts[k] = cluster_counts[negative_cluster[k]]
-            else:
-                state = replicate_counts(
-                    positive_sizes, negative_sizes, rows, n_positive, n_negative, scheme,
-                    positive_counts, negative_counts, state,
-                )  # fmt: skip
-            cumulative_weights(positive_counts, positive_unit, weighted, positive_prefix)
-            cumulative_weights(negative_counts, negative_unit, weighted, negative_prefix)
-            out[r] = replicate_metric(
-                positive_end, negative_end, positive_prefix, negative_prefix, metric, option
-            )
 
 
 @jit

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import resample
+from assay._kernels import resample, streaming
 from assay._results import BootstrapResult
 from assay._validation import (
     as_sample_weight,
@@ -37,12 +37,14 @@ from assay.inference._intervals import bootstrap_summary
 from assay.inference._plans import (
     RankingPlan,
     RowsPlan,
+    StreamPlan,
     call_metric,
     cluster_codes,
     ranking_plan,
     replicate_options,
     rows_plan,
     scalar,
+    stream_plan,
 )
 from assay.inference._resampling import (
     accepts_sample_weight,
@@ -77,7 +79,7 @@ def _check_options(method: str, resampling: str, stratify: bool, groups: Any) ->
 
 
 def _ranking_distribution(
-    plan: RankingPlan,
+    plan: StreamPlan,
     code: int,
     option: float,
     scheme: int,
@@ -88,10 +90,13 @@ def _ranking_distribution(
     workers = n_workers()
 
     def run(first: int, out: np.ndarray) -> None:
-        resample.bootstrap_ranking(
-            *plan.atoms,
-            plan.positive_cluster,
-            plan.negative_cluster,
+        streaming.bootstrap_ranking(
+            plan.is_positive,
+            plan.continues,
+            plan.value,
+            plan.cells,
+            plan.weighted,
+            plan.cluster_of_atom,
             plan.n_clusters,
             code,
             option,
@@ -390,7 +395,7 @@ def bootstrap(
     ):
         assert declaration.replicate_code is not None
         code, option = declaration.replicate_code(**metric_kwargs)
-        plan = ranking_plan(
+        streamed = stream_plan(
             y_true,
             score_array,
             pos_label=metric_kwargs.get("pos_label"),
@@ -398,9 +403,17 @@ def bootstrap(
             clusters=clusters,
         )
         distribution = _ranking_distribution(
-            plan, code, option, scheme, seed, n_resamples, progress
+            streamed, code, option, scheme, seed, n_resamples, progress
         )
+        del streamed
         if method == "bca":
+            plan = ranking_plan(
+                y_true,
+                score_array,
+                pos_label=metric_kwargs.get("pos_label"),
+                sample_weight=sample_weight,
+                clusters=clusters,
+            )
             jackknife = _ranking_jackknife(plan, code, option, seed)
     elif (
         declaration is not None

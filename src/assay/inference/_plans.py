@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay._kernels import resample
+from assay._kernels import resample, streaming
 from assay._kernels.sorting import descending_order
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.metrics._registry import MetricDeclaration
@@ -146,6 +146,69 @@ def ranking_plan(
         weights is not None,
         np.ascontiguousarray(clusters[order][sorted_positive]),
         np.ascontiguousarray(clusters[order][~sorted_positive]),
+        int(clusters.max()) + 1,
+    )
+
+
+class StreamPlan(NamedTuple):
+    """Sorted atoms in one merged order, for the streaming bootstrap of ranking metrics."""
+
+    is_positive: np.ndarray
+    continues: np.ndarray
+    value: np.ndarray
+    cells: bool
+    weighted: bool
+    cluster_of_atom: np.ndarray
+    n_clusters: int
+
+    @property
+    def n_atoms(self) -> int:
+        return int(self.is_positive.shape[0])
+
+
+def stream_plan(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any,
+    sample_weight: Any,
+    clusters: np.ndarray | None,
+) -> StreamPlan:
+    """Validate a binary ranking problem and lay its sorted atoms out in one order.
+
+    Unweighted tied scores become (tie group, class) cells whose value is their number of
+    rows; other rows keep their weight as value; clustered rows carry their cluster.
+    """
+    positive, _ = binary_target(y_true, pos_label)
+    scores = as_scores(y_score)
+    n = check_same_length(y_true=positive, y_score=scores)
+    weights = as_sample_weight(sample_weight, n)
+    if clusters is None:
+        data = sort_scores(positive, scores, weights, group_ties=weights is None)
+        is_positive, continues, value = streaming.merge_atoms(
+            data.positive_scores,
+            data.negative_scores,
+            data.positive_weights,
+            data.negative_weights,
+            data.use_weights,
+        )
+        return StreamPlan(
+            is_positive, continues, value, data.grouped, weights is not None, _EMPTY_INT, 0
+        )
+    order = descending_order(scores)
+    if weights is not None:
+        order = order[weights[order] > 0]
+    ordered = scores[order]
+    continues = np.append(ordered[1:] == ordered[:-1], False) if order.size else order > 0
+    value = _EMPTY_FLOAT if weights is None else np.ascontiguousarray(weights[order])
+    cluster_of_atom = np.ascontiguousarray(clusters[order])
+    return StreamPlan(
+        np.ascontiguousarray(positive[order]),
+        np.ascontiguousarray(continues),
+        value,
+        False,
+        weights is not None,
+        cluster_of_atom,
         int(clusters.max()) + 1,
     )
 

@@ -1,0 +1,484 @@
+"""Streaming bootstrap of ranking metrics: draw and sweep block by block, in cache.
+
+The once-sorted rows are laid out in one merged order of decreasing score (ARCHITECTURE
+rule 2): per atom a class flag, a flag saying whether the next atom shares its score (the
+tie group continues), and a value (the row weight, or the number of rows of a tie cell).
+A replicate walks that order in blocks of ``_BLOCK`` atoms: it draws the block's counts
+into a small buffer and at once folds them into the running sums of the metric.  Nothing
+of size n is written per replicate, so memory traffic is one read of the flags, and the
+memory of a replicate is O(block) whatever n.
+
+Counts of a block (exact, whatever the block size):
+
+* multinomial: the block's total is a conditional binomial of the draws left, then its
+  draws are uniform indices into the block (five exactly uniform 12-bit indices per
+  64-bit draw for a full block);
+* stratified: the same within each class, the block's positives and negatives counted
+  separately;
+* Poisson: an independent Poisson(size) count per atom;
+* clusters: the drawn count of the atom's cluster (a multinomial over the clusters first);
+* tie cells of several rows: conditional binomials per atom.
+
+ROC AUC, AP and the trapezoidal AUC-PR are folded as the groups close; the other metrics
+(partial AUC, interpolated and 11-point AP, EER) keep the replicate's cumulative counts per
+tie group and are computed from them at the end.  Replicate ``r`` draws from its own
+stream ``stream(seed, r)`` in a fixed order: results do not depend on the number of
+threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from assay._kernels import ranking
+from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._rng import binomial, next_u64, poisson, stream
+from assay._kernels.resample import (
+    AVERAGE_PRECISION,
+    EER_INTERPOLATE,
+    MULTINOMIAL,
+    POISSON,
+    PR_AUC_ELEVEN_POINT,
+    PR_AUC_INTERPOLATED,
+    PR_AUC_TRAPEZOID,
+    ROC_AUC,
+    _rows_multinomial,
+)
+
+_BLOCK_BITS = 12
+_BLOCK = 1 << _BLOCK_BITS
+_INDEX_MASK = np.uint64(_BLOCK - 1)
+
+# accumulator slots
+_P, _Q, _TP, _FP, _AREA, _AP, _TRAPEZOID, _PREVIOUS, _GROUP = range(9)
+_N_SLOTS = 9
+
+
+@jit
+def merge_atoms(a, b, wa, wb, use_weights):
+    """Merge two classes' sorted atoms into one order of decreasing score.
+
+    ``a``, ``b``: negated scores of the positive and negative atoms, ascending; ``wa``,
+    ``wb``: their weights or cell sizes (read when ``use_weights``).  Returns
+    ``(is_positive, continues, value)`` where ``continues[k]`` says that atom ``k + 1``
+    has the same score (the tie group goes on).
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    n = na + nb
+    is_positive = np.empty(n, dtype=np.bool_)
+    continues = np.empty(n, dtype=np.bool_)
+    value = np.empty(n if use_weights else 0, dtype=np.float64)
+    i = 0
+    j = 0
+    previous = 0.0
+    for k in range(n):
+        if i < na and (j >= nb or a[i] <= b[j]):
+            is_positive[k] = True
+            score = a[i]
+            if use_weights:
+                value[k] = wa[i]
+            i += 1
+        else:
+            is_positive[k] = False
+            score = b[j]
+            if use_weights:
+                value[k] = wb[j]
+            j += 1
+        if k > 0:
+            continues[k - 1] = score == previous
+        previous = score
+    if n > 0:
+        continues[n - 1] = False
+    return is_positive, continues, value
+
+
+@jit
+def count_groups(continues):
+    """Number of tie groups of the merged order."""
+    groups = 0
+    for k in range(continues.shape[0]):
+        if not continues[k]:
+            groups += 1
+    return groups
+
+
+@jit
+def _fold(start, counts, is_positive, continues, value, weights_from_value, accumulator,
+          metric, record, cumulative_tp, cumulative_fp):  # fmt: skip
+    """Fold the counts of atoms ``start .. start + len(counts)`` into the accumulator.
+
+    The running sums live in local variables inside the loop (loaded from and stored back
+    to ``accumulator`` once per block), and a tie group is closed where ``continues`` is
+    False: ROC AUC adds its trapezoid, AP its rectangle, the trapezoidal AUC-PR its
+    trapezoid from the previous precision; recorded metrics store the cumulative counts.
+    """
+    p = accumulator[_P]
+    q = accumulator[_Q]
+    tp = accumulator[_TP]
+    fp = accumulator[_FP]
+    area = accumulator[_AREA]
+    average = accumulator[_AP]
+    trapezoid = accumulator[_TRAPEZOID]
+    previous = accumulator[_PREVIOUS]
+    group = np.int64(accumulator[_GROUP])
+    auc = metric == ROC_AUC
+    precision_step = metric == AVERAGE_PRECISION
+    for offset in range(counts.shape[0]):
+        k = start + offset
+        weight = counts[offset] * value[k] if weights_from_value else float(counts[offset])
+        positive = 1.0 if is_positive[k] else 0.0  # a select, not a branch
+        p += weight * positive
+        q += weight - weight * positive
+        if not continues[k]:
+            next_tp = tp + p
+            next_fp = fp + q
+            if record:
+                cumulative_tp[group] = next_tp
+                cumulative_fp[group] = next_fp
+                group += 1
+            elif auc:
+                area += q * (2.0 * tp + p)
+            elif p + q > 0.0:
+                precision = next_tp / (next_tp + next_fp)
+                if precision_step:
+                    average += p * precision
+                elif p > 0.0:
+                    trapezoid += p * (precision + previous)
+                previous = precision
+            tp = next_tp
+            fp = next_fp
+            p = 0.0
+            q = 0.0
+    accumulator[_P] = p
+    accumulator[_Q] = q
+    accumulator[_TP] = tp
+    accumulator[_FP] = fp
+    accumulator[_AREA] = area
+    accumulator[_AP] = average
+    accumulator[_TRAPEZOID] = trapezoid
+    accumulator[_PREVIOUS] = previous
+    accumulator[_GROUP] = group
+
+
+@jit
+def _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp):
+    total_positive = accumulator[_TP]
+    total_negative = accumulator[_FP]
+    if total_positive == 0.0:
+        return np.nan
+    if record:
+        if metric == PR_AUC_INTERPOLATED:
+            return ranking.pr_auc_interpolated(cumulative_tp, cumulative_fp)
+        if metric == PR_AUC_ELEVEN_POINT:
+            return ranking.pr_auc_eleven_point(cumulative_tp, cumulative_fp)
+        if total_negative == 0.0:
+            return np.nan
+        if metric == ROC_AUC:  # partial AUC
+            return _partial_auc(cumulative_tp, cumulative_fp, option)
+        return ranking.equal_error_rate(cumulative_tp, cumulative_fp, metric == EER_INTERPOLATE)
+    if metric == ROC_AUC:
+        if total_negative == 0.0:
+            return np.nan
+        return accumulator[_AREA] / (2.0 * total_positive * total_negative)
+    if metric == AVERAGE_PRECISION:
+        return accumulator[_AP] / total_positive
+    return accumulator[_TRAPEZOID] / (2.0 * total_positive)
+
+
+@jit
+def _partial_auc(cumulative_tp, cumulative_fp, max_fpr):
+    """McClish-standardized area over FPR <= max_fpr (see ranking.roc_auc)."""
+    m = cumulative_tp.shape[0]
+    total_positive = cumulative_tp[m - 1]
+    total_negative = cumulative_fp[m - 1]
+    limit = max_fpr * total_negative
+    area2 = 0.0
+    tp = 0.0
+    fp = 0.0
+    for g in range(m):
+        p = cumulative_tp[g] - tp
+        q = cumulative_fp[g] - fp
+        if fp + q > limit:
+            if q > 0.0 and limit > fp:
+                dx = limit - fp
+                area2 += dx * (2.0 * tp + p * dx / q)
+            break
+        area2 += q * (2.0 * tp + p)
+        tp = cumulative_tp[g]
+        fp = cumulative_fp[g]
+    partial = area2 / (2.0 * total_positive * total_negative)
+    min_area = 0.5 * max_fpr * max_fpr
+    return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
+
+
+_LOW_16 = np.uint64(0xFFFF)
+
+
+@jit
+def _draw_uniform(buffer, size, draws, state):
+    """``draws`` exactly uniform indices into ``buffer[:size]`` (counts incremented).
+
+    A full block of 4096 takes five 12-bit indices from every 64-bit draw; a smaller
+    one takes four 16-bit pieces, each mapped by Lemire's multiply-shift with rejection
+    of the ``2**16 mod size`` lowest products, which keeps them exactly uniform.
+    """
+    if size == _BLOCK:
+        drawn = 0
+        while drawn < draws:
+            bits, state = next_u64(state)
+            for _ in range(5):
+                if drawn == draws:
+                    break
+                buffer[np.int64(bits & _INDEX_MASK)] += 1
+                bits >>= np.uint64(_BLOCK_BITS)
+                drawn += 1
+        return state
+    bound = np.uint64(size)
+    threshold = np.uint64(65536 % size)
+    drawn = 0
+    while drawn < draws:
+        bits, state = next_u64(state)
+        for _ in range(4):
+            if drawn == draws:
+                break
+            product = (bits & _LOW_16) * bound
+            bits >>= np.uint64(16)
+            if (product & _LOW_16) < threshold:
+                continue  # rejected: would bias the low indices
+            buffer[np.int64(product >> np.uint64(16))] += 1
+            drawn += 1
+    return state
+
+
+@jit
+def _take(total, size, remaining, state):
+    """Draws falling in ``size`` of ``remaining`` units: a conditional binomial."""
+    if total == 0 or size == 0:
+        return 0, state
+    if size == remaining:
+        return total, state
+    return binomial(total, size / remaining, state)
+
+
+@jit
+def _rows_replicate(
+    is_positive, continues, value, weighted, cluster_of_atom, cluster_counts, n_positive,
+    n_negative, scheme, metric, option, record, state, buffer, positive_buffer,
+    negative_buffer, block_positives, accumulator, cumulative_tp, cumulative_fp, trace,
+):  # fmt: skip
+    """One replicate over atoms of one row each (block by block).
+
+    ``trace``: when not empty, receives every atom's count (for tests).
+    """
+    n = is_positive.shape[0]
+    accumulator[:] = 0.0
+    accumulator[_PREVIOUS] = 1.0
+    draws = n
+    draws_positive = n_positive
+    draws_negative = n_negative
+    if cluster_counts.shape[0] > 0:
+        # whole clusters: a multinomial over the clusters first, drawn exactly as the
+        # other resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
+        state = _rows_multinomial(cluster_counts.shape[0], cluster_counts, state)
+    remaining_atoms = n
+    remaining_positive = n_positive
+    remaining_negative = n_negative
+    for start in range(0, n, _BLOCK):
+        end = min(start + _BLOCK, n)
+        size = end - start
+        counts = buffer[:size]
+        counts[:] = 0
+        if cluster_counts.shape[0] > 0:
+            for k in range(start, end):
+                counts[k - start] = cluster_counts[cluster_of_atom[k]]
+        elif scheme == POISSON:
+            for offset in range(size):
+                count, state = poisson(1.0, state)
+                counts[offset] = count
+        elif scheme == MULTINOMIAL:
+            block_total, state = _take(draws, size, remaining_atoms, state)
+            state = _draw_uniform(counts, size, block_total, state)
+            draws -= block_total
+            remaining_atoms -= size
+        else:  # STRATIFIED: each class of the block draws among its own atoms
+            n_block_positive = block_positives[start // _BLOCK]
+            n_block_negative = size - n_block_positive
+            positive_counts = positive_buffer[:n_block_positive]
+            negative_counts = negative_buffer[:n_block_negative]
+            positive_counts[:] = 0
+            negative_counts[:] = 0
+            taken, state = _take(draws_positive, n_block_positive, remaining_positive, state)
+            state = _draw_uniform(positive_counts, n_block_positive, taken, state)
+            draws_positive -= taken
+            remaining_positive -= n_block_positive
+            taken, state = _take(draws_negative, n_block_negative, remaining_negative, state)
+            state = _draw_uniform(negative_counts, n_block_negative, taken, state)
+            draws_negative -= taken
+            remaining_negative -= n_block_negative
+            i = 0
+            j = 0
+            for offset in range(size):  # back into the merged order, without branches
+                flag = is_positive[start + offset]
+                counts[offset] = positive_buffer[i] if flag else negative_buffer[j]
+                i += 1 if flag else 0
+                j += 0 if flag else 1
+        if trace.shape[0] > 0:
+            trace[start:end] = counts
+        _fold(start, counts, is_positive, continues, value, weighted, accumulator, metric,
+              record, cumulative_tp, cumulative_fp)  # fmt: skip
+    return _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp), state
+
+
+@jit
+def _cells_replicate(
+    is_positive, continues, sizes, n_positive, n_negative, scheme, metric, option, record,
+    state, counts, accumulator, cumulative_tp, cumulative_fp, trace,
+):  # fmt: skip
+    """One replicate over tie cells of several rows (unweighted): binomials per cell."""
+    accumulator[:] = 0.0
+    accumulator[_PREVIOUS] = 1.0
+    draws = n_positive + n_negative
+    remaining = n_positive + n_negative
+    draws_positive = n_positive
+    draws_negative = n_negative
+    remaining_positive = n_positive
+    remaining_negative = n_negative
+    for k in range(sizes.shape[0]):
+        size = np.int64(sizes[k])
+        if scheme == POISSON:
+            count, state = poisson(float(size), state)
+        elif scheme == MULTINOMIAL:
+            count, state = _take(draws, size, remaining, state)
+            draws -= count
+            remaining -= size
+        elif is_positive[k]:
+            count, state = _take(draws_positive, size, remaining_positive, state)
+            draws_positive -= count
+            remaining_positive -= size
+        else:
+            count, state = _take(draws_negative, size, remaining_negative, state)
+            draws_negative -= count
+            remaining_negative -= size
+        counts[k] = count
+    if trace.shape[0] > 0:
+        trace[:] = counts
+    _fold(0, counts, is_positive, continues, sizes, False, accumulator, metric, record,
+          cumulative_tp, cumulative_fp)  # fmt: skip
+    return _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp), state
+
+
+@jit
+def _records(metric, option):
+    """Whether ``metric`` needs the replicate's cumulative counts per tie group."""
+    if metric == ROC_AUC:
+        return option < 1.0
+    return metric != AVERAGE_PRECISION and metric != PR_AUC_TRAPEZOID
+
+
+@jit
+def _class_sizes(is_positive, value, cells):
+    n_positive = 0.0
+    n_negative = 0.0
+    for k in range(is_positive.shape[0]):
+        size = value[k] if cells else 1.0
+        if is_positive[k]:
+            n_positive += size
+        else:
+            n_negative += size
+    return np.int64(n_positive), np.int64(n_negative)
+
+
+@jit
+def _block_positives(is_positive):
+    n = is_positive.shape[0]
+    block_positives = np.zeros((n + _BLOCK - 1) // _BLOCK, dtype=np.int64)
+    for k in range(n):
+        if is_positive[k]:
+            block_positives[k // _BLOCK] += 1
+    return block_positives
+
+
+@jit
+def _replicate(
+    is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive, n_negative,
+    block_positives, metric, option, record, scheme, state, workspace, trace,
+):  # fmt: skip
+    (buffer, positive_buffer, negative_buffer, cluster_counts, accumulator, cumulative_tp,
+     cumulative_fp) = workspace  # fmt: skip
+    if cells:
+        return _cells_replicate(
+            is_positive, continues, value, n_positive, n_negative, scheme, metric, option,
+            record, state, buffer, accumulator, cumulative_tp, cumulative_fp, trace,
+        )  # fmt: skip
+    return _rows_replicate(
+        is_positive, continues, value, weighted, cluster_of_atom, cluster_counts, n_positive,
+        n_negative, scheme, metric, option, record, state, buffer, positive_buffer,
+        negative_buffer, block_positives, accumulator, cumulative_tp, cumulative_fp, trace,
+    )  # fmt: skip
+
+
+@jit
+def _workspace(n, cells, n_clusters, m):
+    return (
+        np.empty(n if cells else _BLOCK, dtype=np.int64),
+        np.zeros(_BLOCK + 1, dtype=np.int64),  # + 1: the merge back reads one past the end
+        np.zeros(_BLOCK + 1, dtype=np.int64),
+        np.empty(n_clusters, dtype=np.int64),
+        np.empty(_N_SLOTS, dtype=np.float64),
+        np.empty(m, dtype=np.float64),
+        np.empty(m, dtype=np.float64),
+    )
+
+
+@jit_parallel
+def bootstrap_ranking(
+    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, metric,
+    option, scheme, seed, first_replicate, out, n_workers,
+):  # fmt: skip
+    """Metric of replicates ``first_replicate + r`` for ``r < len(out)``, into ``out``.
+
+    ``is_positive``, ``continues``, ``value``: the merged atoms (:func:`merge_atoms`);
+    ``cells``: atoms are tie cells whose ``value`` is their number of rows (unweighted),
+    otherwise rows whose ``value`` is their weight (read when ``weighted``);
+    ``cluster_of_atom``: with ``n_clusters > 0`` replicates draw whole clusters;
+    ``scheme``: MULTINOMIAL, STRATIFIED or POISSON; ``option``: ``max_fpr`` of ROC AUC
+    (1.0 for the full area); ``seed``: uint64.
+    """
+    n = is_positive.shape[0]
+    n_positive, n_negative = _class_sizes(is_positive, value, cells)
+    record = _records(metric, option)
+    m = count_groups(continues) if record else 0
+    block_positives = _block_positives(is_positive)
+    no_trace = np.empty(0, dtype=np.int64)
+    count = out.shape[0]
+    for worker in prange(n_workers):
+        workspace = _workspace(n, cells, n_clusters, m)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            result, state = _replicate(
+                is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive,
+                n_negative, block_positives, metric, option, record, scheme, state, workspace,
+                no_trace,
+            )  # fmt: skip
+            out[r] = result
+
+
+@jit
+def traced_replicate(
+    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, metric,
+    option, scheme, seed, replicate,
+):  # fmt: skip
+    """One replicate of :func:`bootstrap_ranking` with every atom's count (for tests)."""
+    n = is_positive.shape[0]
+    n_positive, n_negative = _class_sizes(is_positive, value, cells)
+    record = _records(metric, option)
+    m = count_groups(continues) if record else 0
+    trace = np.zeros(n, dtype=np.int64)
+    result, _ = _replicate(
+        is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive,
+        n_negative, _block_positives(is_positive), metric, option, record, scheme,
+        stream(seed, np.uint64(replicate)), _workspace(n, cells, n_clusters, m), trace,
+    )  # fmt: skip
+    return result, trace
