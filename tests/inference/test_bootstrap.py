@@ -12,7 +12,7 @@ import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
 from assay._kernels import resample, streaming
 from assay.datasets import binormal_scores
-from assay.inference import _bootstrap, _plans, _resampling
+from assay.inference import _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
 FLOAT_RTOL = 1e-12
@@ -126,15 +126,23 @@ def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
 
 
 def test_unit_counts_reproduce_the_plain_kernels_exactly():
+    # replicate_metric (the sweep of paired comparisons) with every count 1
     y, s = binormal_scores(5000, rng=4)
-    plan = _bootstrap.ranking_plan(y, s, pos_label=None, sample_weight=None, clusters=None)
-    n_a, n_b = int(plan.positive_end[-1]), int(plan.negative_end[-1])
-    prefix_a = np.arange(n_a + 1, dtype=np.float64)
-    prefix_b = np.arange(n_b + 1, dtype=np.float64)
-    value = resample.replicate_metric(
-        plan.positive_end, plan.negative_end, prefix_a, prefix_b, resample.ROC_AUC, 1.0
+    plan = _plans.paired_ranking_plan(
+        y, s, s, pos_label=None, sample_weight=None, clusters=None, stratify=False
     )
-    assert value == assay.roc_auc_score(y, s)
+    atoms = plan.model_a
+    prefix_a = np.arange(atoms.positive_row.shape[0] + 1, dtype=np.float64)
+    prefix_b = np.arange(atoms.negative_row.shape[0] + 1, dtype=np.float64)
+    for code, expected in [
+        (resample.ROC_AUC, assay.roc_auc_score(y, s)),
+        (resample.AVERAGE_PRECISION, assay.average_precision_score(y, s)),
+        (resample.PR_AUC_TRAPEZOID, assay.pr_auc_score(y, s)),
+    ]:
+        value = resample.replicate_metric(
+            atoms.positive_end, atoms.negative_end, prefix_a, prefix_b, code, 1.0
+        )
+        assert value == expected
 
 
 def test_same_seed_same_result_and_different_seed_differs():
@@ -294,24 +302,29 @@ def test_bca_on_a_perfect_classifier_falls_back_with_a_warning():
     assert result.confidence_interval == (1.0, 1.0)
 
 
-def test_auc_jackknife_equals_leaving_each_row_out():
+@pytest.mark.parametrize("rows", [40, 5000])  # 5000 tied rows are grouped into cells
+def test_auc_jackknife_equals_leaving_each_row_out(rows):
     rng = np.random.default_rng(8)
-    y = rng.integers(0, 2, 40)
-    s = np.round(rng.normal(size=40), 1)
-    w = rng.integers(1, 4, 40).astype(float)
+    y = rng.integers(0, 2, rows)
+    s = np.round(rng.normal(size=rows), 1)
+    w = rng.integers(1, 4, rows).astype(float)
     for weights in (None, w):
-        plan = _bootstrap.ranking_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
-        values, counts = resample.auc_jackknife(*plan.atoms)
-        expected = sorted(
-            assay.roc_auc_score(
+        plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
+        values, counts = streaming.auc_jackknife(
+            plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted
+        )
+        got = np.sort(np.repeat(values, counts.astype(int)))
+        check = range(rows) if rows <= 40 else rng.choice(rows, 40, replace=False)
+        for i in check:
+            expected = assay.roc_auc_score(
                 np.delete(y, i),
                 np.delete(s, i),
                 sample_weight=None if weights is None else np.delete(weights, i),
             )
-            for i in range(40)
-        )
-        got = sorted(np.repeat(values, counts.astype(int)))
-        np.testing.assert_allclose(got, expected, rtol=1e-12)
+            position = np.searchsorted(got, expected)
+            nearest = got[max(0, position - 1) : position + 1]
+            assert np.min(np.abs(nearest - expected)) <= 1e-12 * expected
+        assert got.shape[0] == rows
 
 
 def test_callable_metrics_with_and_without_sample_weight():
@@ -409,3 +422,34 @@ def test_bad_metrics():
 def test_inputs_are_validated_by_the_metric():
     with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN values"):
         assay.bootstrap(assay.roc_auc_score, Y, np.where(S > 0.9, np.nan, S))
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_grouped_jackknife_removes_each_group(tied):
+    rng = np.random.default_rng(9)
+    n = 5000
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    if tied:
+        s = np.round(s, 1)  # cells: each group removes an even share of every cell
+    plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=None, clusters=None)
+    n_groups = 7
+    group_of_atom = np.arange(plan.n_atoms) % n_groups
+    out = np.empty(n_groups)
+    streaming.grouped_jackknife(
+        plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
+        group_of_atom, n_groups, resample.AVERAGE_PRECISION, 0.0, out, 2,
+    )  # fmt: skip
+    for g in range(n_groups):
+        if plan.cells:
+            sizes = plan.value.astype(np.int64)
+            counts = sizes - ((g + 1) * sizes // n_groups - g * sizes // n_groups)
+        else:
+            counts = (group_of_atom != g).astype(np.int64)
+        expected = metric_of_replicate(plan, resample.AVERAGE_PRECISION, 0.0, counts)
+        assert out[g] == pytest.approx(expected, rel=FLOAT_RTOL)
+    # the shares of a cell over all groups add up to the cell
+    if plan.cells:
+        sizes = plan.value.astype(np.int64)
+        shares = sum((g + 1) * sizes // n_groups - g * sizes // n_groups for g in range(7))
+        np.testing.assert_array_equal(shares, sizes)

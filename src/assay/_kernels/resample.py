@@ -8,12 +8,11 @@ share:
   every tie group ends in each class's sorted array) and :func:`replicate_metric`, the
   metric of a replicate from prefix sums of its counts -- branch-free over tie groups,
   exact integers when unweighted, so unit counts give the plain kernels' floats
-  (tested).  Paired comparisons and permutations use it, and the jackknives for BCa;
+  (tested).  Paired comparisons and permutations use it;
 * exact multinomial row counts by blocks of ``_BLOCK`` rows (block totals as
   conditional binomials, then uniform indices into the block, so the counts being
   written stay in cache), by strata, by clusters, or Poisson (:func:`row_counts`);
-* the cell-multinomial bootstrap of confusion matrices (:func:`bootstrap_cells`);
-* closed-form and delete-a-group jackknives of ranking metrics.
+* the cell-multinomial bootstrap of confusion matrices (:func:`bootstrap_cells`).
 
 Every replicate ``r`` draws from its own counter-based stream ``stream(seed, r)`` and is
 computed by one thread from start to end, in a fixed order, so results are
@@ -315,109 +314,3 @@ def bootstrap_row_counts(
             state = stream(seed, np.uint64(first_replicate + r))
             row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, out[r],
                        cluster_counts)  # fmt: skip
-
-
-@jit
-def auc_jackknife(positive_end, negative_end, positive_sizes, negative_sizes, positive_unit,
-                  negative_unit, rows, weighted):  # fmt: skip
-    """Leave-one-out ROC AUC of every row, in closed form from the placements.
-
-    With weights in ``S = sum_pos sum_neg w_i w_j psi_ij`` (``psi`` 1 above, 1/2 tied), a
-    positive row of weight ``u`` in tie group ``g`` has placement
-    ``V = N - FP_g + N_g / 2`` (negative weight below it, ties one half) and removing it
-    gives ``(S - u V) / ((P - u) N)``; a negative row has ``U = TP_{g-1} + P_g / 2`` and
-    gives ``(S - u U) / (P (N - u))`` (DeLong et al. 1988; Sun & Xu 2014 for the
-    placements).  Rows of one atom share a value: returns ``(values, counts)`` with one
-    entry per atom, positives first; ``counts`` is the number of rows of the atom.
-    """
-    m = positive_end.shape[0]
-    n_a = positive_end[m - 1]
-    n_b = negative_end[m - 1]
-    values = np.empty(n_a + n_b, dtype=np.float64)
-    counts = np.empty(n_a + n_b, dtype=np.float64)
-    ones_a = np.ones(n_a, dtype=np.int64)
-    ones_b = np.ones(n_b, dtype=np.int64)
-    count_a = ones_a if rows else positive_sizes
-    count_b = ones_b if rows else negative_sizes
-    prefix_a = np.empty(n_a + 1, dtype=np.float64)
-    prefix_b = np.empty(n_b + 1, dtype=np.float64)
-    cumulative_weights(count_a, positive_unit, weighted, prefix_a)
-    cumulative_weights(count_b, negative_unit, weighted, prefix_b)
-    total_positive = prefix_a[n_a]
-    total_negative = prefix_b[n_b]
-    statistic = 0.0  # S, in weight units
-    tp = 0.0
-    fp = 0.0
-    for g in range(m):
-        next_tp = prefix_a[positive_end[g]]
-        next_fp = prefix_b[negative_end[g]]
-        statistic += (next_fp - fp) * (tp + next_tp) / 2.0
-        tp = next_tp
-        fp = next_fp
-    tp = 0.0
-    fp = 0.0
-    i = 0
-    j = 0
-    for g in range(m):
-        next_tp = prefix_a[positive_end[g]]
-        next_fp = prefix_b[negative_end[g]]
-        placement_positive = total_negative - next_fp + (next_fp - fp) / 2.0
-        placement_negative = tp + (next_tp - tp) / 2.0
-        for k in range(i, positive_end[g]):
-            u = positive_unit[k] if weighted else 1.0
-            values[k] = (statistic - u * placement_positive) / (
-                (total_positive - u) * total_negative
-            )
-            counts[k] = count_a[k]
-        for k in range(j, negative_end[g]):
-            u = negative_unit[k] if weighted else 1.0
-            values[n_a + k] = (statistic - u * placement_negative) / (
-                total_positive * (total_negative - u)
-            )
-            counts[n_a + k] = count_b[k]
-        i = positive_end[g]
-        j = negative_end[g]
-        tp = next_tp
-        fp = next_fp
-    return values, counts
-
-
-@jit
-def _removed_rows(size, group, n_groups):
-    """Rows of a cell of ``size`` rows that fall in ``group`` of ``n_groups`` (an even split)."""
-    return (group + 1) * size // n_groups - group * size // n_groups
-
-
-@jit_parallel
-def grouped_jackknife_ranking(
-    positive_end, negative_end, positive_sizes, negative_sizes, positive_unit, negative_unit,
-    rows, weighted, positive_group, negative_group, n_groups, metric, option, out, n_workers,
-):  # fmt: skip
-    """Delete-a-group jackknife: ``out[g]`` is the metric without the rows of group ``g``.
-
-    Rows (``rows``) belong to ``*_group[k]``; a cell of several rows gives an even share
-    of its rows to every group.  Used for BCa where no closed form exists.
-    """
-    n_a = positive_end[positive_end.shape[0] - 1]
-    n_b = negative_end[negative_end.shape[0] - 1]
-    for worker in prange(n_workers):
-        count_a = np.empty(n_a, dtype=np.int64)
-        count_b = np.empty(n_b, dtype=np.int64)
-        prefix_a = np.empty(n_a + 1, dtype=np.float64)
-        prefix_b = np.empty(n_b + 1, dtype=np.float64)
-        for g in range(worker, n_groups, n_workers):
-            for k in range(n_a):
-                if rows:
-                    count_a[k] = 0 if positive_group[k] == g else 1
-                else:
-                    count_a[k] = positive_sizes[k] - _removed_rows(positive_sizes[k], g, n_groups)
-            for k in range(n_b):
-                if rows:
-                    count_b[k] = 0 if negative_group[k] == g else 1
-                else:
-                    count_b[k] = negative_sizes[k] - _removed_rows(negative_sizes[k], g, n_groups)
-            cumulative_weights(count_a, positive_unit, weighted, prefix_a)
-            cumulative_weights(count_b, negative_unit, weighted, prefix_b)
-            out[g] = replicate_metric(
-                positive_end, negative_end, prefix_a, prefix_b, metric, option
-            )

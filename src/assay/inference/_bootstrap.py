@@ -35,12 +35,10 @@ from assay._validation import (
 )
 from assay.inference._intervals import bootstrap_summary
 from assay.inference._plans import (
-    RankingPlan,
     RowsPlan,
     StreamPlan,
     call_metric,
     cluster_codes,
-    ranking_plan,
     replicate_options,
     rows_plan,
     scalar,
@@ -112,27 +110,32 @@ def _ranking_distribution(
 
 
 def _ranking_jackknife(
-    plan: RankingPlan, code: int, option: float, seed: int
+    plan: StreamPlan, code: int, option: float, seed: int
 ) -> tuple[np.ndarray, np.ndarray]:
     if code == resample.ROC_AUC and option >= 1.0 and plan.n_clusters == 0:
-        return resample.auc_jackknife(*plan.atoms)
-    n_a = int(plan.positive_end[-1])
-    n_b = int(plan.negative_end[-1])
+        return streaming.auc_jackknife(
+            plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted
+        )
     if plan.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
         n_groups = min(_JACKKNIFE_GROUPS, plan.n_clusters)
-        positive_group = plan.positive_cluster % n_groups
-        negative_group = plan.negative_cluster % n_groups
+        group_of_atom = plan.cluster_of_atom % n_groups
     else:
-        n_rows = (
-            n_a + n_b if plan.rows else int(plan.positive_sizes.sum() + plan.negative_sizes.sum())
-        )
+        n_rows = int(plan.value.sum()) if plan.cells else plan.n_atoms
         n_groups = min(_JACKKNIFE_GROUPS, n_rows)
-        assignment = np.random.default_rng(seed).permutation(n_a + n_b) % n_groups
-        positive_group = assignment[:n_a].astype(np.int64)
-        negative_group = assignment[n_a:].astype(np.int64)
+        group_of_atom = np.random.default_rng(seed).permutation(plan.n_atoms) % n_groups
     values = np.empty(n_groups, dtype=np.float64)
-    resample.grouped_jackknife_ranking(
-        *plan.atoms, positive_group, negative_group, n_groups, code, option, values, n_workers()
+    streaming.grouped_jackknife(
+        plan.is_positive,
+        plan.continues,
+        plan.value,
+        plan.cells,
+        plan.weighted,
+        np.ascontiguousarray(group_of_atom, dtype=np.int64),
+        n_groups,
+        code,
+        option,
+        values,
+        n_workers(),
     )
     return values, np.ones(n_groups)
 
@@ -405,16 +408,8 @@ def bootstrap(
         distribution = _ranking_distribution(
             streamed, code, option, scheme, seed, n_resamples, progress
         )
-        del streamed
         if method == "bca":
-            plan = ranking_plan(
-                y_true,
-                score_array,
-                pos_label=metric_kwargs.get("pos_label"),
-                sample_weight=sample_weight,
-                clusters=clusters,
-            )
-            jackknife = _ranking_jackknife(plan, code, option, seed)
+            jackknife = _ranking_jackknife(streamed, code, option, seed)
     elif (
         declaration is not None
         and declaration.computed_from == "confusion"
