@@ -302,16 +302,19 @@ def acceleration(jackknife_values: Any, jackknife_counts: Any) -> float:
     used = counts > 0.0
     if not np.any(used):
         raise ValueError("`jackknife_counts` sums to zero; at least one count must be positive.")
-    values, counts = values[used], counts[used]
+    if not np.all(used):  # (jackknives of millions of rows: copy only when needed)
+        values, counts = values[used], counts[used]
     if not np.all(np.isfinite(values)):
         return float("nan")
     mean = float(np.dot(counts, values) / counts.sum())
     deviations = mean - values
-    squares = float(np.dot(counts, deviations * deviations))
+    powers = deviations * deviations
+    squares = float(np.dot(counts, powers))
     spread = np.sqrt(squares / counts.sum())
     if not spread > TIE_TOLERANCE * float(np.max(np.abs(values))):
         return float("nan")
-    cubes = float(np.dot(counts, deviations * deviations * deviations))
+    powers *= deviations
+    cubes = float(np.dot(counts, powers))
     return cubes / (6.0 * squares**1.5)
 
 
