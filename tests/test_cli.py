@@ -30,6 +30,8 @@ def test_demo_prints_every_metric_with_timings(capsys) -> None:
                  "equal_error_rate", "roc_curve", "f1_score (score >= 0.5)"):  # fmt: skip
         assert name in output
     assert "5,000 scored predictions" in output and "first call" in output
+    assert "95% bootstrap interval of the ROC AUC (1000 replicates" in output
+    assert "Paired bootstrap, AUC(model) - AUC(model + noise)" in output
 
 
 def test_demo_value_is_the_library_value(capsys) -> None:

@@ -191,6 +191,66 @@ def _trials(check: Check, n_trials: int, seed: int) -> Iterator[tuple[Inputs, di
         yield check.draw(rng), check.variants[trial % len(check.variants)]
 
 
+def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
+    """Bootstrap replicates of ranking metrics against the reference on their counts.
+
+    A replicate's counts are traced from its random stream; the reference metric of the
+    rows weighted by those counts must equal the kernel's replicate value.
+    """
+    import assay.reference as reference
+    from assay._kernels import resample, streaming
+    from assay.inference._plans import stream_plan
+
+    metrics = {
+        resample.ROC_AUC: ("roc_auc_score", {}),
+        resample.AVERAGE_PRECISION: ("average_precision_score", {}),
+        resample.PR_AUC_TRAPEZOID: ("pr_auc_score", {"method": "trapezoid"}),
+        resample.EER_INTERPOLATE: ("equal_error_rate", {}),
+    }
+    schemes = (resample.MULTINOMIAL, resample.STRATIFIED, resample.POISSON)
+    rng = np.random.default_rng([seed, 7])
+    bad = 0
+    for trial in range(n_trials):
+        (y, s), options = _binary_ranking(rng, True)
+        weights = options["sample_weight"]
+        plan = stream_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
+        code = list(metrics)[trial % len(metrics)]
+        scheme = schemes[trial % len(schemes)]
+        value, counts = streaming.traced_replicate(
+            plan.is_positive,
+            plan.continues,
+            plan.value,
+            plan.cells,
+            plan.weighted,
+            plan.cluster_of_atom,
+            0,
+            code,
+            1.0,
+            scheme,
+            np.uint64(seed),
+            trial,
+        )
+        w = counts * plan.value if plan.weighted else counts.astype(float)
+        labels = plan.is_positive.astype(int)
+        scores = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
+        name, keywords = metrics[code]
+        expected = np.nan
+        needs_negatives = code in (resample.ROC_AUC, resample.EER_INTERPOLATE)
+        if np.any(w[labels == 1] > 0) and (np.any(w[labels == 0] > 0) or not needs_negatives):
+            expected = getattr(reference, name)(labels, scores, sample_weight=w, **keywords)
+        if not _close(value, expected):
+            bad += 1
+            if bad <= 3:
+                print(
+                    f"DISAGREE bootstrap replicate of {name}: assay {value!r}, "
+                    f"reference {expected!r}",
+                    file=out,
+                )
+    status = "ok      " if bad == 0 else "FAILED  "
+    print(f"{status} bootstrap replicates (ranking): {n_trials - bad}/{n_trials}", file=out)
+    return bad
+
+
 def run_selfcheck(n_trials: int = 200, seed: int = 0, out: TextIO | None = None) -> int:
     """Compare every checked function with its reference twin; return the failure count."""
     import assay
@@ -226,10 +286,11 @@ def run_selfcheck(n_trials: int = 200, seed: int = 0, out: TextIO | None = None)
         status = "ok      " if bad == 0 else "FAILED  "
         print(f"{status} {check.name} {check.variants}: {n_trials - bad}/{n_trials}", file=out)
         failures += bad
+    failures += _replicate_checks(n_trials, seed, out)
     elapsed = time.perf_counter() - start
     verdict = "all agree" if failures == 0 else f"{failures} disagreements"
     print(
-        f"\nselfcheck: {len(CHECKS)} checks x {n_trials} trials, {verdict} ({elapsed:.1f} s)",
+        f"\nselfcheck: {len(CHECKS) + 1} checks x {n_trials} trials, {verdict} ({elapsed:.1f} s)",
         file=out,
     )
     return failures
