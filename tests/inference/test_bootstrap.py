@@ -126,22 +126,20 @@ def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
 
 
 def test_unit_counts_reproduce_the_plain_kernels_exactly():
-    # replicate_metric (the sweep of paired comparisons) with every count 1
+    # replicate_metric (the sweep of the permutation procedures) from the cumulative
+    # counts of the data themselves gives the plain kernels' floats
     y, s = binormal_scores(5000, rng=4)
-    plan = _plans.paired_ranking_plan(
-        y, s, s, pos_label=None, sample_weight=None, clusters=None, stratify=False
-    )
-    atoms = plan.model_a
-    prefix_a = np.arange(atoms.positive_row.shape[0] + 1, dtype=np.float64)
-    prefix_b = np.arange(atoms.negative_row.shape[0] + 1, dtype=np.float64)
+    table = assay.confusion_matrix_at_thresholds(y, s)
+    tps, fps = table.tps, table.fps
+    ends = np.arange(1, tps.shape[0] + 1)
+    prefix_a = np.concatenate([[0.0], tps])
+    prefix_b = np.concatenate([[0.0], fps])
     for code, expected in [
         (resample.ROC_AUC, assay.roc_auc_score(y, s)),
         (resample.AVERAGE_PRECISION, assay.average_precision_score(y, s)),
         (resample.PR_AUC_TRAPEZOID, assay.pr_auc_score(y, s)),
     ]:
-        value = resample.replicate_metric(
-            atoms.positive_end, atoms.negative_end, prefix_a, prefix_b, code, 1.0
-        )
+        value = resample.replicate_metric(ends, ends, prefix_a, prefix_b, code, 1.0)
         assert value == expected
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import assay
 import assay.reference as reference
-from assay._kernels import paired, resample
+from assay._kernels import resample, streaming
 from assay._kernels._rng import shuffle, stream
 from assay.datasets import binormal_scores
 from assay.inference import _plans
@@ -28,35 +28,33 @@ def two_models(n=400, seed=0, tied=False):
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("stratify", [False, True])
-def test_paired_bootstrap_replicates_equal_a_naive_recomputation(weighted, stratify):
-    y, a, b = two_models(tied=True)
+@pytest.mark.parametrize("scheme", [resample.MULTINOMIAL, resample.STRATIFIED, resample.POISSON])
+def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
+    # Model A's replicate is the streamed replicate of A's order (traced counts); model B
+    # must be the metric of the same rows with the same counts, in B's order.
+    y, a, b = two_models(n=6000, tied=True)  # several blocks, ties in both models
     w = np.random.default_rng(5).integers(0, 3, y.shape[0]).astype(float) if weighted else None
-    plan = _plans.paired_ranking_plan(
-        y, a, b, pos_label=None, sample_weight=w, clusters=None, stratify=stratify
-    )
-    out_a = np.empty(5)
-    out_b = np.empty(5)
-    ma, mb = plan.model_a, plan.model_b
-    paired.compare_ranking_bootstrap(
-        plan.stratum_end, plan.clusters, 0, resample.STRATIFIED if stratify else 0,
-        ma.positive_end, ma.negative_end, ma.positive_row, ma.negative_row,
-        mb.positive_end, mb.negative_end, mb.positive_row, mb.negative_row,
-        ma.positive_unit, ma.negative_unit, mb.positive_unit, mb.negative_unit, plan.weighted,
-        resample.ROC_AUC, 1.0, np.uint64(77), 0, out_a, out_b, 2,
+    plan = _plans.paired_stream_plan(y, a, b, pos_label=None, sample_weight=w, clusters=None)
+    out_a = np.empty(4)
+    out_b = np.empty(4)
+    streaming.paired_bootstrap_ranking(
+        plan.a_is_positive, plan.a_continues, plan.a_value, plan.b_is_positive,
+        plan.b_continues, plan.b_value, plan.a_position_of_b, plan.weighted,
+        plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), 0, out_a,
+        out_b, 2,
     )  # fmt: skip
-    n = plan.positive_of_row.shape[0]
-    for r in range(5):
-        counts = np.empty(n, dtype=np.int64)
-        resample.row_counts(
-            plan.stratum_end, plan.clusters, 0, resample.STRATIFIED if stratify else 0,
-            np.uint64(stream(np.uint64(77), np.uint64(r))), counts, np.empty(0, np.int64),
+    for r in range(4):
+        value_a, counts = streaming.traced_replicate(
+            plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted,
+            plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), r,
         )  # fmt: skip
-        weights = counts.astype(float) * (1.0 if w is None else plan.unit_of_row)
-        labels = plan.positive_of_row.astype(int)
-        expected_a = reference.roc_auc_score(labels, plan.scores_a, sample_weight=weights)
-        expected_b = reference.roc_auc_score(labels, plan.scores_b, sample_weight=weights)
-        assert out_a[r] == pytest.approx(expected_a, rel=FLOAT_RTOL)
+        assert out_a[r] == value_a
+        counts_b = counts[plan.a_position_of_b]
+        scores_b = -np.concatenate([[0], np.cumsum(~plan.b_continues[:-1])]).astype(float)
+        weights_b = counts_b * (plan.b_value if plan.weighted else 1.0)
+        expected_b = assay.roc_auc_score(
+            plan.b_is_positive.astype(int), scores_b, sample_weight=weights_b
+        )
         assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
 
 

@@ -1,10 +1,6 @@
 """Paired comparisons and permutation tests, on once-sorted data (ARCHITECTURE rules 3-5).
 
-Paired bootstrap of two ranking models
-    Both models see the same replicate: row counts are drawn once per replicate (by
-    stratum, cluster or Poisson, :func:`assay._kernels.resample.row_counts`) and
-    gathered into each model's sorted order, whose metric is the usual sweep over prefix
-    sums.
+(The paired bootstrap of two ranking models streams: :mod:`assay._kernels.streaming`.)
 Paired permutation of two ranking models
     Under the null hypothesis the two models' scores of a row are exchangeable: a
     replicate swaps them row by row with probability 1/2.  Both models' scores are sorted
@@ -28,60 +24,9 @@ from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
-from assay._kernels.resample import cumulative_weights, replicate_metric, row_counts
+from assay._kernels.resample import replicate_metric
 
 _ONE = np.uint64(1)
-
-
-@jit
-def _gather(row_count, row_of_atom, counts):
-    for k in range(counts.shape[0]):
-        counts[k] = row_count[row_of_atom[k]]
-
-
-@jit_parallel
-def compare_ranking_bootstrap(
-    stratum_end, cluster_of_row, n_clusters, scheme,
-    a_positive_end, a_negative_end, a_positive_row, a_negative_row,
-    b_positive_end, b_negative_end, b_positive_row, b_negative_row,
-    positive_unit_a, negative_unit_a, positive_unit_b, negative_unit_b, weighted,
-    metric, option, seed, first_replicate, out_a, out_b, n_workers,
-):  # fmt: skip
-    """Metric of both models on the same replicates ``first_replicate + r``.
-
-    Rows are numbered so that each stratum is contiguous (``stratum_end``); ``*_row``
-    gives the row of every atom of a model's sorted arrays; ``*_unit_*``: the rows'
-    weights in each model's order (read when ``weighted``).
-    """
-    n = stratum_end[stratum_end.shape[0] - 1]
-    n_positive = a_positive_row.shape[0]
-    n_negative = a_negative_row.shape[0]
-    count = out_a.shape[0]
-    for worker in prange(n_workers):
-        counts = np.empty(n, dtype=np.int64)
-        cluster_counts = np.empty(n_clusters, dtype=np.int64)
-        positive_counts = np.empty(n_positive, dtype=np.int64)
-        negative_counts = np.empty(n_negative, dtype=np.int64)
-        positive_prefix = np.empty(n_positive + 1, dtype=np.float64)
-        negative_prefix = np.empty(n_negative + 1, dtype=np.float64)
-        for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
-            row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, counts,
-                       cluster_counts)  # fmt: skip
-            _gather(counts, a_positive_row, positive_counts)
-            _gather(counts, a_negative_row, negative_counts)
-            cumulative_weights(positive_counts, positive_unit_a, weighted, positive_prefix)
-            cumulative_weights(negative_counts, negative_unit_a, weighted, negative_prefix)
-            out_a[r] = replicate_metric(
-                a_positive_end, a_negative_end, positive_prefix, negative_prefix, metric, option
-            )
-            _gather(counts, b_positive_row, positive_counts)
-            _gather(counts, b_negative_row, negative_counts)
-            cumulative_weights(positive_counts, positive_unit_b, weighted, positive_prefix)
-            cumulative_weights(negative_counts, negative_unit_b, weighted, negative_prefix)
-            out_b[r] = replicate_metric(
-                b_positive_end, b_negative_end, positive_prefix, negative_prefix, metric, option
-            )
 
 
 @jit

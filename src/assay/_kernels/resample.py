@@ -4,11 +4,10 @@ ARCHITECTURE rules 3-5.  The single-model bootstrap of ranking metrics streams b
 block (:mod:`assay._kernels.streaming`); this module holds what the other procedures
 share:
 
-* the class-split layout of :mod:`assay._kernels.ranking` with :func:`group_ends` (where
-  every tie group ends in each class's sorted array) and :func:`replicate_metric`, the
-  metric of a replicate from prefix sums of its counts -- branch-free over tie groups,
-  exact integers when unweighted, so unit counts give the plain kernels' floats
-  (tested).  Paired comparisons and permutations use it;
+* :func:`replicate_metric`: a ranking metric from the cumulative weights of the classes
+  at the end of every tie group -- branch-free over tie groups, exact integers when
+  unweighted, so unit counts give the plain kernels' floats (tested); the permutation
+  procedures use it;
 * exact multinomial row counts by blocks of ``_BLOCK`` rows (block totals as
   conditional binomials, then uniform indices into the block, so the counts being
   written stay in cache), by strata, by clusters, or Poisson (:func:`row_counts`);
@@ -45,47 +44,6 @@ EER_NEAREST = 6
 _BLOCK_BITS = 12
 _BLOCK = 1 << _BLOCK_BITS  # atoms per block of index draws: the block's counts stay in L1
 _INDEX_MASK = np.uint64(_BLOCK - 1)
-
-
-@jit
-def group_ends(a, b):
-    """Per tie group, the end of its atoms in ``a`` and in ``b`` (cumulative, int64)."""
-    m = ranking.count_groups(a, b)
-    positive_end = np.empty(m, dtype=np.int64)
-    negative_end = np.empty(m, dtype=np.int64)
-    i = 0
-    j = 0
-    na = a.shape[0]
-    nb = b.shape[0]
-    for g in range(m):
-        if i < na and (j >= nb or a[i] <= b[j]):
-            value = a[i]
-        else:
-            value = b[j]
-        while i < na and a[i] == value:
-            i += 1
-        while j < nb and b[j] == value:
-            j += 1
-        positive_end[g] = i
-        negative_end[g] = j
-    return positive_end, negative_end
-
-
-@jit
-def cumulative_weights(counts, unit, weighted, prefix):
-    """``prefix[k]``: the weight of the first ``k`` atoms (``prefix[0] = 0``).
-
-    Unweighted, the prefix sums are exact integers (int64 ``prefix``); weighted they
-    are float64 sums of ``count * unit``.
-    """
-    prefix[0] = 0
-    total = prefix[0]
-    for k in range(counts.shape[0]):
-        if weighted:
-            total += counts[k] * unit[k]
-        else:
-            total += counts[k]
-        prefix[k + 1] = total
 
 
 @jit
@@ -158,7 +116,8 @@ def replicate_metric(positive_end, negative_end, positive_prefix, negative_prefi
                      option):  # fmt: skip
     """Metric ``metric`` (a code above) of one replicate; NaN where it is undefined.
 
-    ``*_prefix``: cumulative weights of the atoms (:func:`cumulative_weights`);
+    ``*_prefix``: cumulative class weights, ``prefix[0] = 0`` and ``prefix[*_end[g]]``
+    the weight up to the end of tie group ``g``;
     ``option``: ``max_fpr`` of ROC AUC (1.0 for the full area).
     """
     if metric == ROC_AUC:

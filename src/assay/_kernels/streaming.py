@@ -586,3 +586,51 @@ def grouped_jackknife(
             _fold(0, counts, is_positive, continues, value, weighted, accumulator, metric,
                   record, cumulative_tp, cumulative_fp)  # fmt: skip
             out[g] = _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp)
+
+
+@jit_parallel
+def paired_bootstrap_ranking(
+    a_is_positive, a_continues, a_value, b_is_positive, b_continues, b_value,
+    a_position_of_b, weighted, cluster_of_atom, n_clusters, metric, option, scheme, seed,
+    first_replicate, out_a, out_b, n_workers,
+):  # fmt: skip
+    """Both models' metric on the same replicates (a paired bootstrap).
+
+    Rows are atoms in model A's merged order (``a_*``); a replicate is streamed over A's
+    order exactly as in :func:`bootstrap_ranking`, keeping every row's count, and model
+    B folds the same counts in its own order, reading them at ``a_position_of_b``.
+    ``cluster_of_atom`` is in A's order.
+    """
+    n = a_is_positive.shape[0]
+    n_positive, n_negative = _class_sizes(a_is_positive, a_value, False)
+    record = _records(metric, option)
+    m_a = count_groups(a_continues) if record else 0
+    m_b = count_groups(b_continues) if record else 0
+    block_positives = _block_positives(a_is_positive)
+    count = out_a.shape[0]
+    for worker in prange(n_workers):
+        workspace = _workspace(n, False, n_clusters, m_a)
+        counts = np.zeros(n, dtype=np.int64)
+        buffer = np.empty(_BLOCK, dtype=np.int64)
+        accumulator = np.empty(_N_SLOTS, dtype=np.float64)
+        cumulative_tp = np.empty(m_b, dtype=np.float64)
+        cumulative_fp = np.empty(m_b, dtype=np.float64)
+        for r in range(worker, count, n_workers):
+            state = stream(seed, np.uint64(first_replicate + r))
+            result, state = _replicate(
+                a_is_positive, a_continues, a_value, False, weighted, cluster_of_atom,
+                n_positive, n_negative, block_positives, metric, option, record, scheme, state,
+                workspace, counts,
+            )  # fmt: skip
+            out_a[r] = result
+            accumulator[:] = 0.0
+            accumulator[_PREVIOUS] = 1.0
+            for start in range(0, n, _BLOCK):
+                size = min(_BLOCK, n - start)
+                block = buffer[:size]
+                for offset in range(size):
+                    block[offset] = counts[a_position_of_b[start + offset]]
+                _fold(start, block, b_is_positive, b_continues, b_value, weighted, accumulator,
+                      metric, record, cumulative_tp, cumulative_fp)  # fmt: skip
+            out_b[r] = _finish(accumulator, metric, option, record, cumulative_tp,
+                               cumulative_fp)  # fmt: skip

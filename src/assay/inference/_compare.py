@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import paired, resample
+from assay._kernels import paired, resample, streaming
 from assay._results import ComparisonResult, ConfidenceInterval
 from assay._validation import (
     as_sample_weight,
@@ -42,11 +42,13 @@ from assay.exceptions import UndefinedMetricWarning
 from assay.inference._intervals import bootstrap_summary, drop_undefined
 from assay.inference._plans import (
     JointCells,
-    PairedRankingPlan,
+    PairedRowsPlan,
+    PairedStreamPlan,
     call_metric,
     cluster_codes,
     joint_cells,
-    paired_ranking_plan,
+    paired_rows_plan,
+    paired_stream_plan,
     replicate_options,
     rows_plan,
     scalar,
@@ -85,69 +87,38 @@ def _run_pairs(
     return out_a, out_b
 
 
-def _ranking_pairs(
-    plan: PairedRankingPlan,
+def _permuted_pairs(
+    plan: PairedRowsPlan,
     code: int,
     option: float,
-    permutation: bool,
-    scheme: int,
     seed: int,
     n_resamples: int,
     progress: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
+    """Paired permutation of ranking metrics: both models' scores sorted together once
+    (2n entries, tie groups of equal scores); a replicate gives each entry to A' or B' by
+    its row's swap bit."""
     workers = n_workers()
-    a, b = plan.model_a, plan.model_b
     n = plan.positive_of_row.shape[0]
-    if permutation:
-        # both models' scores sorted together once: 2n entries, tie groups of equal scores
-        scores = np.concatenate([plan.scores_a, plan.scores_b])
-        order = np.argsort(-scores, kind="stable")
-        ordered = scores[order]
-        entry_group = np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])])
-        entry_row = np.ascontiguousarray(order % n)
-        entry_is_b = np.ascontiguousarray(order >= n)
-        n_groups = int(entry_group[-1]) + 1 if entry_group.size else 0
-
-        def permute(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-            paired.compare_ranking_permutation(
-                np.ascontiguousarray(entry_group),
-                entry_row,
-                entry_is_b,
-                plan.positive_of_row,
-                plan.unit_of_row,
-                plan.weighted,
-                n_groups,
-                code,
-                option,
-                np.uint64(seed),
-                first,
-                out_a,
-                out_b,
-                workers,
-            )
-
-        size = chunk_size(n_resamples, 2 * n, workers)
-        return _run_pairs(permute, n_resamples, size, progress, "permutation")
+    scores = np.concatenate([plan.scores_a, plan.scores_b])
+    order = np.argsort(-scores, kind="stable")
+    ordered = scores[order]
+    entry_group = np.ascontiguousarray(
+        np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])]), dtype=np.int64
+    )
+    entry_row = np.ascontiguousarray(order % n)
+    entry_is_b = np.ascontiguousarray(order >= n)
+    n_groups = int(entry_group[-1]) + 1 if entry_group.size else 0
 
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        paired.compare_ranking_bootstrap(
-            plan.stratum_end,
-            plan.clusters,
-            plan.n_clusters,
-            scheme,
-            a.positive_end,
-            a.negative_end,
-            a.positive_row,
-            a.negative_row,
-            b.positive_end,
-            b.negative_end,
-            b.positive_row,
-            b.negative_row,
-            a.positive_unit,
-            a.negative_unit,
-            b.positive_unit,
-            b.negative_unit,
+        paired.compare_ranking_permutation(
+            entry_group,
+            entry_row,
+            entry_is_b,
+            plan.positive_of_row,
+            plan.unit_of_row,
             plan.weighted,
+            n_groups,
             code,
             option,
             np.uint64(seed),
@@ -157,7 +128,46 @@ def _ranking_pairs(
             workers,
         )
 
-    size = chunk_size(n_resamples, 3 * n, workers)
+    size = chunk_size(n_resamples, 2 * n, workers)
+    return _run_pairs(run, n_resamples, size, progress, "permutation")
+
+
+def _streamed_pairs(
+    plan: PairedStreamPlan,
+    code: int,
+    option: float,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
+    folding the same row counts in its own order."""
+    workers = n_workers()
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        streaming.paired_bootstrap_ranking(
+            plan.a_is_positive,
+            plan.a_continues,
+            plan.a_value,
+            plan.b_is_positive,
+            plan.b_continues,
+            plan.b_value,
+            plan.a_position_of_b,
+            plan.weighted,
+            plan.cluster_of_atom,
+            plan.n_clusters,
+            code,
+            option,
+            scheme,
+            np.uint64(seed),
+            first,
+            out_a,
+            out_b,
+            workers,
+        )
+
+    size = chunk_size(n_resamples, 3 * plan.n_atoms, workers)
     return _run_pairs(run, n_resamples, size, progress, "bootstrap")
 
 
@@ -366,17 +376,24 @@ def _paired_distribution(
     ):
         assert declaration.replicate_code is not None
         code, option = declaration.replicate_code(**metric_kwargs)
-        plan = paired_ranking_plan(
+        if not permutation:
+            streamed = paired_stream_plan(
+                y_true,
+                pred_a,
+                pred_b,
+                pos_label=metric_kwargs.get("pos_label"),
+                sample_weight=sample_weight,
+                clusters=clusters,
+            )
+            return _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
+        rows = paired_rows_plan(
             y_true,
             pred_a,
             pred_b,
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
-            clusters=clusters,
-            stratify=stratify,
-            natural_order=permutation,
         )
-        return _ranking_pairs(plan, code, option, permutation, scheme, seed, n_resamples, progress)
+        return _permuted_pairs(rows, code, option, seed, n_resamples, progress)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None

@@ -1,9 +1,10 @@
 """Plans: validated inputs laid out once for the resampling kernels.
 
 A plan is built once per call and read by every replicate: the sorted atoms of a ranking
-problem in one merged order (:class:`StreamPlan`), two models' sorted atoms on the same
-rows (:class:`PairedRankingPlan`), the strata and clusters of rows (:class:`RowsPlan`),
-and the joint confusion cells of two classifiers (:class:`JointCells`).
+problem in one merged order (:class:`StreamPlan`), two models' sorted rows
+(:class:`PairedStreamPlan`, :class:`PairedRowsPlan`), the strata and clusters of rows
+(:class:`RowsPlan`), and the joint confusion cells of two classifiers
+(:class:`JointCells`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay._kernels import resample, streaming
+from assay._kernels import streaming
 from assay._kernels.sorting import descending_order
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.metrics._registry import MetricDeclaration
@@ -158,56 +159,68 @@ def rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) 
     return RowsPlan(order, stratum_end, _EMPTY_INT, 0, n)
 
 
-class ModelAtoms(NamedTuple):
-    """One model's scores sorted into atoms (rows), with the row number of each atom."""
+class PairedRowsPlan(NamedTuple):
+    """Two models' binary scores on the same rows, in the caller's row order (a paired
+    permutation draws one swap bit per row, like the generic path)."""
 
-    positive_end: np.ndarray
-    negative_end: np.ndarray
-    positive_row: np.ndarray
-    negative_row: np.ndarray
-    positive_unit: np.ndarray
-    negative_unit: np.ndarray
-
-
-class PairedRankingPlan(NamedTuple):
-    """Two models' scores on the same rows, for paired resampling.
-
-    Rows with positive weight are renumbered so that the positives come first
-    (``stratum_end`` marks the classes when stratified); every model keeps its own sorted
-    atoms, each knowing its row.
-    """
-
-    model_a: ModelAtoms
-    model_b: ModelAtoms
-    weighted: bool
-    stratum_end: np.ndarray
-    clusters: np.ndarray
-    n_clusters: int
-    positive_of_row: np.ndarray
-    unit_of_row: np.ndarray
     scores_a: np.ndarray
     scores_b: np.ndarray
+    positive_of_row: np.ndarray
+    unit_of_row: np.ndarray
+    weighted: bool
 
 
-def _model_atoms(scores: np.ndarray, positive: np.ndarray, units: np.ndarray | None) -> ModelAtoms:
-    order = descending_order(scores)
-    sorted_positive = positive[order]
-    negated = -scores[order]
-    a = np.ascontiguousarray(negated[sorted_positive])
-    b = np.ascontiguousarray(negated[~sorted_positive])
-    positive_end, negative_end = resample.group_ends(a, b)
-    positive_row = np.ascontiguousarray(order[sorted_positive])
-    negative_row = np.ascontiguousarray(order[~sorted_positive])
-    positive_unit = negative_unit = _EMPTY_FLOAT
-    if units is not None:
-        positive_unit = np.ascontiguousarray(units[positive_row])
-        negative_unit = np.ascontiguousarray(units[negative_row])
-    return ModelAtoms(
-        positive_end, negative_end, positive_row, negative_row, positive_unit, negative_unit
+def paired_rows_plan(
+    y_true: Any, pred_a: Any, pred_b: Any, *, pos_label: Any, sample_weight: Any
+) -> PairedRowsPlan:
+    """Validate two models' binary scores for a paired permutation."""
+    positive, _ = binary_target(y_true, pos_label)
+    scores_a = as_scores(pred_a, "pred_a")
+    scores_b = as_scores(pred_b, "pred_b")
+    n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
+    weights = as_sample_weight(sample_weight, n)
+    return PairedRowsPlan(
+        scores_a,
+        scores_b,
+        np.ascontiguousarray(positive),
+        _EMPTY_FLOAT if weights is None else weights,
+        weights is not None,
     )
 
 
-def paired_ranking_plan(
+class PairedStreamPlan(NamedTuple):
+    """Two models' scores on the same rows, each in its own merged order, for the paired
+    streaming bootstrap: B's atoms know their position in A's order."""
+
+    a_is_positive: np.ndarray
+    a_continues: np.ndarray
+    a_value: np.ndarray
+    b_is_positive: np.ndarray
+    b_continues: np.ndarray
+    b_value: np.ndarray
+    a_position_of_b: np.ndarray
+    weighted: bool
+    cluster_of_atom: np.ndarray
+    n_clusters: int
+
+    @property
+    def n_atoms(self) -> int:
+        return int(self.a_is_positive.shape[0])
+
+
+def _merged_rows(
+    scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``rows`` in decreasing score order, with class flags, tie flags and weights."""
+    ordered_rows = rows[descending_order(np.ascontiguousarray(scores[rows]))]
+    ordered = scores[ordered_rows]
+    continues = np.zeros(ordered.shape[0], dtype=bool)
+    continues[:-1] = ordered[1:] == ordered[:-1]
+    value = _EMPTY_FLOAT if weights is None else np.ascontiguousarray(weights[ordered_rows])
+    return ordered_rows, np.ascontiguousarray(positive[ordered_rows]), continues, value
+
+
+def paired_stream_plan(
     y_true: Any,
     pred_a: Any,
     pred_b: Any,
@@ -215,49 +228,34 @@ def paired_ranking_plan(
     pos_label: Any,
     sample_weight: Any,
     clusters: np.ndarray | None,
-    stratify: bool,
-    natural_order: bool = False,
-) -> PairedRankingPlan:
-    """Validate two models' binary scores and sort each once for paired resampling.
-
-    Rows of positive weight are renumbered positives first (each class one stratum);
-    with ``natural_order`` every row keeps its place (paired permutations draw one swap
-    bit per row in the caller's order, like the generic path).
-    """
+) -> PairedStreamPlan:
+    """Validate two models' binary scores and sort each once (rows of positive weight)."""
     positive, _ = binary_target(y_true, pos_label)
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
     weights = as_sample_weight(sample_weight, n)
-    if natural_order:
-        rows = np.arange(n)
-    else:
-        kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
-        rows = np.concatenate([kept[positive[kept]], kept[~positive[kept]]])
-    n_positive = int(np.count_nonzero(positive[rows]))
-    positive_of_row = np.ascontiguousarray(positive[rows])
-    units = None if weights is None else np.ascontiguousarray(weights[rows])
-    stratum_end = np.array(
-        [n_positive, rows.shape[0]] if stratify else [rows.shape[0]], dtype=np.int64
-    )
-    cluster_of_row = _EMPTY_INT
+    kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
+    rows_a, a_is_positive, a_continues, a_value = _merged_rows(scores_a, positive, weights, kept)
+    rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
+    position = np.empty(n, dtype=np.int64)
+    position[rows_a] = np.arange(rows_a.shape[0])
+    cluster_of_atom = _EMPTY_INT
     n_clusters = 0
     if clusters is not None:
-        cluster_of_row = np.unique(clusters[rows], return_inverse=True)[1].astype(np.int64)
-        n_clusters = int(cluster_of_row.max()) + 1 if cluster_of_row.size else 0
-    scores_a = np.ascontiguousarray(scores_a[rows])
-    scores_b = np.ascontiguousarray(scores_b[rows])
-    return PairedRankingPlan(
-        _model_atoms(scores_a, positive_of_row, units),
-        _model_atoms(scores_b, positive_of_row, units),
+        cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
+        n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
+    return PairedStreamPlan(
+        a_is_positive,
+        a_continues,
+        a_value,
+        b_is_positive,
+        b_continues,
+        b_value,
+        np.ascontiguousarray(position[rows_b]),
         weights is not None,
-        stratum_end,
-        cluster_of_row,
+        cluster_of_atom,
         n_clusters,
-        positive_of_row,
-        _EMPTY_FLOAT if units is None else units,
-        scores_a,
-        scores_b,
     )
 
 
