@@ -9,6 +9,8 @@ dataclasses with named fields, a readable ``repr`` and ``to_dict()``; their
 from __future__ import annotations
 
 import dataclasses
+import types
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -19,9 +21,11 @@ __all__ = [
     "ConfidenceInterval",
     "ConfusionAtThresholds",
     "DetCurve",
+    "IntervalResult",
     "PermutationTestResult",
     "PrecisionRecallCurve",
     "RocCurve",
+    "TestResult",
 ]
 
 
@@ -105,6 +109,9 @@ def _format_field(value: Any) -> str:
         return _format_array(value)
     if isinstance(value, ConfidenceInterval):
         return f"ConfidenceInterval(low={value.low!r}, high={value.high!r})"
+    if isinstance(value, types.MappingProxyType):
+        items = ", ".join(f"{key!r}: {_format_field(item)}" for key, item in value.items())
+        return "{" + items + "}"
     return repr(value)
 
 
@@ -116,6 +123,10 @@ def _plain(value: Any) -> Any:
         return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
+    if isinstance(value, types.MappingProxyType | dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
     return value
 
 
@@ -163,8 +174,10 @@ class _ResultMixin:
             object.__setattr__(self, name, str(getattr(self, name)))
         for name in arrays:
             object.__setattr__(self, name, _read_only_float_array(getattr(self, name)))
-        seed = getattr(self, "rng_seed", None)
-        object.__setattr__(self, "rng_seed", None if seed is None else int(seed))
+        names = {field.name for field in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if "rng_seed" in names:
+            seed = getattr(self, "rng_seed", None)
+            object.__setattr__(self, "rng_seed", None if seed is None else int(seed))
         interval = getattr(self, "confidence_interval", None)
         if interval is not None:
             low, high = interval
@@ -373,3 +386,124 @@ class PermutationTestResult(_ResultMixin):
             arrays=("null_distribution",),
         )
         object.__setattr__(self, "exact", bool(self.exact))
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _read_only_details(details: Any) -> types.MappingProxyType[str, Any]:
+    """A read-only copy of ``details``; arrays in it are copied and made read-only."""
+    copied = {}
+    for key, value in dict(details or {}).items():
+        if isinstance(value, np.ndarray):
+            value = value.copy()
+            value.flags.writeable = False
+        copied[str(key)] = value
+    return types.MappingProxyType(copied)
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
+class IntervalResult(_ResultMixin):
+    """A point estimate with its confidence interval (no resampling involved).
+
+    Returned by the analytic interval functions (``proportion_ci``, ``difference_ci``,
+    ``mean_ci``, ``auc_ci``).
+
+    Attributes
+    ----------
+    estimate : float
+        The point estimate (a proportion, a difference of proportions, a mean, an AUC).
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` at ``confidence_level``.
+    standard_error : float
+        Standard error of the estimate used by the interval (NaN when the method uses
+        none, e.g. an exact interval).
+    confidence_level : float
+        Nominal coverage, in (0, 1).
+    method : str
+        How the interval was computed, e.g. ``'wilson'`` or ``'delong'``.
+    n : int or None
+        The number of observations behind the estimate (trials, folds, rows).
+    details : mapping
+        Method-specific extra values (read-only), e.g. degrees of freedom.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    confidence_level: float
+    method: str
+    n: int | None = None
+    details: types.MappingProxyType[str, Any] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+
+    def __post_init__(self) -> None:
+        self._normalise(
+            floats=("estimate", "standard_error", "confidence_level"),
+            strings=("method",),
+        )
+        object.__setattr__(self, "n", None if self.n is None else int(self.n))
+        object.__setattr__(self, "details", _read_only_details(self.details))
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
+class TestResult(_ResultMixin):
+    """The result of a hypothesis test; unpacks like scipy's: ``statistic, pvalue = result``.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic (t, z, chi-squared, F, W, ...; see ``method``).
+    pvalue : float
+        p-value against ``alternative``.
+    df : float, tuple of two floats, or None
+        Degrees of freedom of the reference distribution (two for an F distribution;
+        None when the reference distribution has none, e.g. normal or exact).
+    alternative : str
+        ``'two-sided'``, ``'greater'`` or ``'less'``.
+    method : str
+        The test and its variant, e.g. ``'paired t-test'`` or ``'McNemar, exact'``.
+    estimate : float or None
+        The estimated effect (a mean difference, a difference of AUCs), when the test
+        has one.
+    confidence_interval : ConfidenceInterval or None
+        Interval of ``estimate`` at ``confidence_level``, where one exists.
+    confidence_level : float or None
+        Nominal coverage of ``confidence_interval``.
+    standard_error : float or None
+        Standard error of ``estimate``, when the test uses one.
+    details : mapping
+        Test-specific extra values (read-only), e.g. the discordant counts of McNemar's
+        test or the z of the source texts.
+    """
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    statistic: float
+    pvalue: float
+    df: float | tuple[float, float] | None
+    alternative: str
+    method: str
+    estimate: float | None = None
+    confidence_interval: ConfidenceInterval | None = None
+    confidence_level: float | None = None
+    standard_error: float | None = None
+    details: types.MappingProxyType[str, Any] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+
+    def __post_init__(self) -> None:
+        self._normalise(floats=("statistic", "pvalue"), strings=("alternative", "method"))
+        if isinstance(self.df, tuple):
+            object.__setattr__(self, "df", tuple(float(value) for value in self.df))
+        else:
+            object.__setattr__(self, "df", _optional_float(self.df))
+        for name in ("estimate", "confidence_level", "standard_error"):
+            object.__setattr__(self, name, _optional_float(getattr(self, name)))
+        object.__setattr__(self, "details", _read_only_details(self.details))
+
+    def __iter__(self) -> Iterator[float]:
+        """``statistic, pvalue = result``, as with scipy's test results."""
+        return iter((self.statistic, self.pvalue))
