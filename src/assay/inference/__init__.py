@@ -6,8 +6,56 @@ the interval and p-value arithmetic of :mod:`assay.inference._intervals`.
 
 from __future__ import annotations
 
+from assay.inference._analytic_intervals import (
+    difference_ci,
+    error_rate_ci,
+    mean_ci,
+    proportion_ci,
+)
 from assay.inference._bootstrap import bootstrap
 from assay.inference._compare import compare
+from assay.inference._contingency import cochrans_q, mcnemar
+from assay.inference._delong import (
+    auc_ci,
+    delong_covariance,
+    delong_test,
+    delong_test_unpaired,
+)
+from assay.inference._fold_tests import (
+    corrected_resampled_ttest,
+    ftest_5x2cv,
+    paired_ttest,
+    ttest_5x2cv,
+    welch_ttest,
+)
+from assay.inference._multiple_testing import adjust_pvalues
 from assay.inference._permutation import permutation_test
+from assay.inference._ranks import bonferroni_dunn, friedman, nemenyi
+from assay.inference._sign_tests import sign_test, wilcoxon_signed_rank
 
-__all__ = ["bootstrap", "compare", "permutation_test"]
+__all__ = [
+    "adjust_pvalues",
+    "auc_ci",
+    "bonferroni_dunn",
+    "bootstrap",
+    "cochrans_q",
+    "compare",
+    "corrected_resampled_ttest",
+    "delong_covariance",
+    "delong_test",
+    "delong_test_unpaired",
+    "difference_ci",
+    "error_rate_ci",
+    "friedman",
+    "ftest_5x2cv",
+    "mcnemar",
+    "mean_ci",
+    "nemenyi",
+    "paired_ttest",
+    "permutation_test",
+    "proportion_ci",
+    "sign_test",
+    "ttest_5x2cv",
+    "welch_ttest",
+    "wilcoxon_signed_rank",
+]

@@ -7,6 +7,12 @@ a confusion matrix by counting row by row. Arithmetic is exact: weights (integer
 float, both exact as fractions) are integers over one common denominator, ratios are
 :class:`fractions.Fraction`, and the result is rounded to float once, at the end.
 
+The statistical tests and intervals have twins here too, written from their textbook
+formulas (exact binomial sums, brute-force enumeration of sign patterns, DeLong's
+variance from all pairs, midranks by counting).  Where a twin needs a reference
+distribution (a t, chi-squared, beta or normal quantile), it takes it from
+``scipy.stats`` or ``scipy.special``: the distribution, never the statistic.
+
 The reference imports nothing from the rest of assay, skips input validation, and
 never warns: an undefined value is NaN, or the ``zero_division`` value where a
 function has that parameter ("warn" means 0.0). It is for tests, the sanity checks
@@ -24,7 +30,10 @@ from ._confusion import (
 )
 from ._costs import bayes_decision, expected_cost
 from ._curves import confusion_matrix_at_thresholds, det_curve, precision_recall_curve, roc_curve
+from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
+from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
 from ._ranking import average_precision_score, equal_error_rate, pr_auc_score, roc_auc_score
+from ._ranks import adjust_pvalues, bonferroni_dunn, friedman, nemenyi
 from ._rates import (
     f1_score,
     false_discovery_rate,
@@ -43,36 +52,68 @@ from ._regression import (
     root_mean_squared_error,
 )
 from ._report import classification_report
+from ._two_model_tests import (
+    cochrans_q,
+    corrected_resampled_ttest,
+    ftest_5x2cv,
+    mcnemar,
+    paired_ttest,
+    sign_test,
+    ttest_5x2cv,
+    welch_ttest,
+    wilcoxon_signed_rank,
+)
 
 __all__ = [
     "accuracy_score",
+    "adjust_pvalues",
+    "auc_ci",
     "average_precision_score",
     "balanced_accuracy_score",
     "bayes_decision",
+    "bonferroni_dunn",
     "classification_report",
+    "cochrans_q",
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "corrected_resampled_ttest",
+    "delong_covariance",
+    "delong_test",
+    "delong_test_unpaired",
     "det_curve",
+    "difference_ci",
     "equal_error_rate",
     "error_rate",
+    "error_rate_ci",
     "expected_cost",
     "f1_score",
     "false_discovery_rate",
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "friedman",
+    "ftest_5x2cv",
     "matthews_corrcoef",
+    "mcnemar",
     "mean_absolute_error",
+    "mean_ci",
     "mean_squared_error",
+    "nemenyi",
     "npv_score",
+    "paired_ttest",
     "pr_auc_score",
     "precision_recall_curve",
     "precision_score",
+    "proportion_ci",
     "r2_score",
     "recall_score",
     "roc_auc_score",
     "roc_curve",
     "root_mean_squared_error",
+    "sign_test",
     "specificity_score",
+    "ttest_5x2cv",
+    "welch_ttest",
+    "wilcoxon_signed_rank",
 ]

@@ -1,0 +1,766 @@
+"""DeLong inference for ROC AUC: covariance of AUCs, AUC intervals, paired and unpaired tests.
+
+Everything rests on the placements (structural components) of DeLong, DeLong &
+Clarke-Pearson (1988), computed in O(n log n) per model with midranks over tie groups
+(Sun & Xu 2014) by :mod:`assay._kernels.delong`, with sample weights treated as
+frequency weights (see :func:`delong_covariance`, Notes).  An interval of one AUC
+needs no row order and reuses the sorted representation of :func:`assay.roc_auc_score`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from assay._kernels import delong as kernels
+from assay._results import AucCovariance, ConfidenceInterval, IntervalResult, TestResult
+from assay._validation import (
+    as_sample_weight,
+    as_scores,
+    binary_target,
+    check_alternative,
+    check_confidence_level,
+    check_option,
+    check_same_length,
+)
+from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
+from assay.inference._distributions import critical_value
+from assay.inference._distributions import pvalue as pvalue_of
+from assay.metrics._sorted import sort_scores
+
+__all__ = ["auc_ci", "delong_covariance", "delong_test", "delong_test_unpaired"]
+
+_EMPTY = np.empty(0, dtype=np.float64)
+_PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
+_UNPAIRED_METHOD = "DeLong's test for two ROC curves"
+_NAN = float("nan")
+_PARALLEL_MIN_ROWS = 100_000  # below this, the models are sorted one after the other
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _warn(message: str, category: type[Warning], stacklevel: int) -> None:
+    """Warn at ``stacklevel`` counted from the caller of this helper's caller."""
+    warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
+def _one_class_message(what: str) -> str:
+    return f"Only one class is present in `y_true`; {what} is undefined (NaN returned)."
+
+
+def _too_few_message(n_positive: float, n_negative: float) -> str:
+    return (
+        "DeLong's variance divides by (number of positives - 1) and (number of negatives "
+        f"- 1); it needs more than one of each (total weight above 1), got {n_positive:g} "
+        f"positive and {n_negative:g} negative (NaN returned)."
+    )
+
+
+def _count(total: float, weighted: bool) -> float | int:
+    """A class total for ``details``: an int for counts, the float total weight otherwise."""
+    return float(total) if weighted else int(total)
+
+
+def _paired_inputs(
+    y_true: Any, scores: tuple[Any, ...], names: list[str], sample_weight: Any, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Validated positive mask, (k, n) score matrix and weights of one test set."""
+    positive, _ = binary_target(y_true, pos_label)
+    arrays = [as_scores(values, name) for values, name in zip(scores, names, strict=True)]
+    n = check_same_length(y_true=positive, **dict(zip(names, arrays, strict=True)))
+    weights = as_sample_weight(sample_weight, n)
+    return positive, np.ascontiguousarray(np.vstack(arrays)), weights
+
+
+def _weight_scale(weights: np.ndarray) -> float:
+    """A power of two taking the largest weight into [0.5, 1) (exact; keeps P N finite)."""
+    return float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
+
+
+class _Placements:
+    """AUCs, placements and class totals of k models on one test set."""
+
+    def __init__(self, positive: np.ndarray, scores: np.ndarray, weights: np.ndarray | None):
+        self.weighted = weights is not None
+        # one thread per model pays off only for large inputs (threads cost a start-up)
+        parallel = scores.shape[1] >= _PARALLEL_MIN_ROWS
+        kernel = kernels.placements if parallel else kernels.placements_serial
+        if weights is None:
+            self.aucs, self.v10, self.v01 = kernel(scores, positive, _EMPTY, False)
+            self.positive_weights = self.negative_weights = _EMPTY
+            self.n_positive = float(self.v10.shape[1])
+            self.n_negative = float(self.v01.shape[1])
+        else:
+            scaled = weights * _weight_scale(weights)
+            self.aucs, self.v10, self.v01 = kernel(scores, positive, scaled, True)
+            self.positive_weights = np.ascontiguousarray(weights[positive])
+            self.negative_weights = np.ascontiguousarray(weights[~positive])
+            self.n_positive = float(self.positive_weights.sum())
+            self.n_negative = float(self.negative_weights.sum())
+
+    @property
+    def defined(self) -> bool:
+        return self.n_positive > 0.0 and self.n_negative > 0.0
+
+    @property
+    def estimable(self) -> bool:
+        return self.n_positive > 1.0 and self.n_negative > 1.0
+
+    def components(self) -> tuple[np.ndarray, float]:
+        """DeLong's covariance matrix ``S10 / U + S01 / W`` and the variance of
+        ``A_0 - A_1`` (from the differences of the placements, so never negative by
+        rounding; NaN when k < 2), with ``S10 = sum_i u_i (V10_i - A)(V10_i - A)' / (U - 1)``.
+        """
+        u, w = self.n_positive, self.n_negative
+        s10, d10 = kernels.weighted_cross_products(
+            self.v10, self.aucs, self.positive_weights, self.weighted
+        )
+        s01, d01 = kernels.weighted_cross_products(
+            self.v01, self.aucs, self.negative_weights, self.weighted
+        )
+        covariance: np.ndarray = s10 / ((u - 1.0) * u) + s01 / ((w - 1.0) * w)
+        difference = _NAN
+        if self.aucs.shape[0] >= 2:
+            difference = d10 / ((u - 1.0) * u) + d01 / ((w - 1.0) * w)
+        return covariance, difference
+
+
+def _single_auc_variance(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    pos_label: Any,
+    names: tuple[str, str, str] = ("y_true", "y_score", "sample_weight"),
+) -> tuple[float, float, float, float, int, bool]:
+    """``(auc, delong_variance, n_positive, n_negative, n_rows, weighted)`` of one model.
+
+    Validates the inputs (``names`` name them in errors) and sorts them as
+    :func:`assay.roc_auc_score` does; two sweeps over the tie groups give the rest.  The
+    variance is NaN when a class holds weight 1 or less; ``n_rows`` counts the rows of
+    non-zero weight.
+    """
+    y_name, score_name, weight_name = names
+    positive, _ = binary_target(y_true, pos_label, name=y_name)
+    scores = as_scores(y_score, score_name)
+    n = check_same_length(**{y_name: positive, score_name: scores})
+    try:
+        weights = as_sample_weight(sample_weight, n)
+    except ValueError as error:  # the checks name `sample_weight`; say which one
+        raise ValueError(str(error).replace("`sample_weight`", f"`{weight_name}`")) from None
+    data = sort_scores(positive, scores, weights)
+    auc, total_positive, total_negative, squares_10, squares_01 = kernels.sorted_sums_of_squares(
+        *data.kernel_arguments
+    )
+    scale = data.weight_scale
+    u = total_positive / scale
+    w = total_negative / scale
+    variance = _NAN
+    if u > 1.0 and w > 1.0:
+        variance = (squares_10 / scale) / (u - 1.0) / u + (squares_01 / scale) / (w - 1.0) / w
+    n_rows = n if weights is None else int(np.count_nonzero(weights))
+    return float(auc), float(variance), float(u), float(w), n_rows, weights is not None
+
+
+def _difference_test(
+    difference: float,
+    variance: float,
+    alternative: str,
+    confidence_level: float,
+    df: float | None,
+    stacklevel: int,
+) -> tuple[float, float, tuple[float, float], float]:
+    """``(statistic, pvalue, interval, standard_error)`` of a difference of AUCs.
+
+    A zero variance gives statistic 0 when the difference is 0 too (pROC's convention
+    for identical curves: p-value 1, or 1/2 for a one-sided alternative), NaN otherwise;
+    both warn.
+    """
+    if math.isnan(variance):
+        return _NAN, _NAN, (_NAN, _NAN), _NAN
+    standard_error = math.sqrt(variance)
+    if standard_error == 0.0:
+        if difference == 0.0:
+            _warn(
+                "The variance of the difference of the AUCs is 0 and so is the difference "
+                "(the two models rank the positives and negatives identically): statistic 0 "
+                "returned.",
+                DegenerateDataWarning,
+                stacklevel + 1,
+            )
+            return 0.0, pvalue_of(0.0, alternative), (0.0, 0.0), 0.0
+        _warn(
+            f"The variance of the difference of the AUCs is 0 but the difference is "
+            f"{difference:g}; the statistic is undefined (NaN returned).",
+            DegenerateDataWarning,
+            stacklevel + 1,
+        )
+        return _NAN, _NAN, (_NAN, _NAN), 0.0
+    statistic = difference / standard_error
+    half_width = critical_value(confidence_level, df) * standard_error
+    interval = (max(-1.0, difference - half_width), min(1.0, difference + half_width))
+    return statistic, pvalue_of(statistic, alternative, df), interval, standard_error
+
+
+# ------------------------------------------------------------------------------ public
+
+
+def delong_covariance(
+    y_true: Any, *scores: Any, sample_weight: Any = None, pos_label: Any = None
+) -> AucCovariance:
+    """AUCs of k models scored on the same rows and DeLong's covariance matrix of them.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary targets (labels {0, 1}, {-1, 1}, booleans, or any two labels with
+        ``pos_label``).
+    *scores : array-like of shape (n_samples,)
+        One score vector per model (higher means more likely positive), all for the
+        rows of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (see Notes); zero-weight rows are ignored.
+    pos_label : int, float, bool or str, default=None
+        The positive class (inferred for labels {0, 1}, {-1, 1} and booleans).
+
+    Returns
+    -------
+    AucCovariance
+        ``aucs`` (shape (k,)) and ``covariance`` (shape (k, k)); unpacks as
+        ``aucs, covariance = result``.
+
+    Raises
+    ------
+    ValueError
+        When no score vector is given, or on invalid targets, scores or weights.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in ``y_true``: the AUCs and the covariance are NaN.
+    DegenerateDataWarning
+        One positive or one negative only (total weight at most 1): the covariance is
+        NaN (it divides by the class sizes minus one).
+
+    Notes
+    -----
+    Placements (DeLong, DeLong & Clarke-Pearson 1988, section 3), with
+    ``psi(x, y) = [x > y] + [x = y] / 2``, positive scores ``x_i`` of weight ``u_i``
+    (total ``U``) and negative scores ``y_j`` of weight ``w_j`` (total ``W``)::
+
+        V10_i = sum_j w_j psi(x_i, y_j) / W,   V01_j = sum_i u_i psi(x_i, y_j) / U,
+        A     = sum_i u_i V10_i / U = sum_j w_j V01_j / W,
+        S10   = sum_i u_i (V10_i - A)(V10_i - A)^T / (U - 1),
+        S01   = sum_j w_j (V01_j - A)(V01_j - A)^T / (W - 1),
+        Cov(A) = S10 / U + S01 / W.
+
+    Without weights (all weights 1) these are DeLong's formulas (their ``m``, ``n``
+    are ``U``, ``W``).  The placements are computed with midranks over tie groups in
+    O(n log n) per model (Sun & Xu 2014), not from the n_pos * n_neg pairs.
+
+    *Weights.* No Python library (nor pROC) offers a weighted DeLong covariance, so
+    only the unweighted case can be, and is, checked against published values.  The
+    weighted formulas above are derived by treating weights as frequency weights:
+    with integer weights, row ``i`` of weight ``u_i`` stands for ``u_i`` identical
+    rows.  On that expanded data set every copy of a row has the same placement, the
+    expanded placement of a positive is ``sum_j w_j psi / W`` (each negative counted
+    ``w_j`` times), the mean over the ``U`` copies is the weighted mean, and DeLong's
+    sum of squares over copies is the weighted sum of squares divided by ``U - 1``;
+    the formulas are then used as they stand for non-integer weights.  Consequences
+    and assumptions:
+
+    * unit weights give exactly (bit for bit) the unweighted result, and integer
+      weights give the result of repeating the rows;
+    * the rows are independent and the total weights ``U`` and ``W`` are the
+      effective class sizes: multiplying every weight by ``c`` leaves the AUCs
+      unchanged but divides the covariance by about ``c``.  Weights that are
+      sampling (inverse-probability) weights are not frequencies; rescaling them to
+      sum to the number of rows gives a rough answer, a design-based variance is
+      beyond this function;
+    * a class of total weight 1 or less has no estimable variance (NaN, warned).
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the areas under
+    two or more correlated receiver operating characteristic curves: a nonparametric
+    approach", Biometrics 44(3), 837-845 (1988).
+    X. Sun and W. Xu, "Fast implementation of DeLong's algorithm for comparing the
+    areas under correlated receiver operating characteristic curves", IEEE Signal
+    Processing Letters 21(11), 1389-1393 (2014).
+
+    Examples
+    --------
+    >>> import assay
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> a = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.5, 0.7]
+    >>> b = [0.2, 0.3, 0.6, 0.7, 0.1, 0.4, 0.8, 0.3]
+    >>> aucs, covariance = assay.delong_covariance(y, a, b)
+    >>> aucs.round(4).tolist()
+    [0.875, 0.7188]
+    >>> covariance.round(4).tolist()
+    [[0.0208, 0.0104], [0.0104, 0.0592]]
+    """
+    if not scores:
+        raise ValueError("`scores` is empty; pass at least one score vector.")
+    names = [f"scores[{index}]" for index in range(len(scores))]
+    positive, matrix, weights = _paired_inputs(y_true, scores, names, sample_weight, pos_label)
+    data = _Placements(positive, matrix, weights)
+    k = matrix.shape[0]
+    covariance = np.full((k, k), np.nan)
+    if not data.defined:
+        _warn(_one_class_message("the AUC"), UndefinedMetricWarning, 2)
+    elif not data.estimable:
+        _warn(_too_few_message(data.n_positive, data.n_negative), DegenerateDataWarning, 2)
+    else:
+        covariance, _ = data.components()
+    return AucCovariance(
+        aucs=data.aucs,
+        covariance=covariance,
+        n_positive=data.n_positive,
+        n_negative=data.n_negative,
+    )
+
+
+def auc_ci(
+    y_true: Any,
+    y_score: Any,
+    *,
+    confidence_level: float = 0.95,
+    method: str = "delong",
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> IntervalResult:
+    """Confidence interval of the ROC AUC: DeLong's or Hanley & McNeil's standard error.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary targets.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (higher means more likely positive).
+    confidence_level : float, default=0.95
+        Nominal coverage of the interval, in (0, 1).
+    method : {"delong", "hanley_mcneil"}, default="delong"
+        The standard error: DeLong's nonparametric one, or Hanley & McNeil's, which
+        assumes exponential-like score distributions (see Notes).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (see :func:`delong_covariance`).
+    pos_label : int, float, bool or str, default=None
+        The positive class (inferred for labels {0, 1}, {-1, 1} and booleans).
+
+    Returns
+    -------
+    IntervalResult
+        ``estimate`` (the AUC), ``confidence_interval`` (clipped to [0, 1]),
+        ``standard_error``, ``method``, ``n`` (rows of non-zero weight) and
+        ``details`` with ``n_positive``, ``n_negative`` (total weights when weighted)
+        and ``variance``.
+
+    Raises
+    ------
+    ValueError
+        On invalid targets, scores, weights or options.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in ``y_true``: everything is NaN.
+    DegenerateDataWarning
+        DeLong's variance with one positive or one negative (NaN interval), or a
+        standard error of 0 (e.g. perfectly separated classes): a zero-width interval.
+
+    Notes
+    -----
+    The interval is ``A -/+ z SE`` with ``z`` the normal quantile at
+    ``(1 + confidence_level) / 2``, clipped to [0, 1].  This is what pROC's
+    ``ci.auc(..., method = "delong")`` computes (it clips too, and returns NA for a
+    single case or control); the normal interval on the AUC scale, not a logit one.
+
+    ``method="delong"``: ``SE^2 = S10 / U + S01 / W`` with the placements of
+    :func:`delong_covariance` (DeLong et al. 1988).
+
+    ``method="hanley_mcneil"`` (Hanley & McNeil 1982, eq. 2)::
+
+        SE^2 = (A (1 - A) + (U - 1)(Q1 - A^2) + (W - 1)(Q2 - A^2)) / (U W),
+        Q1 = A / (2 - A),   Q2 = 2 A^2 / (1 + A),
+
+    with ``U`` positives ("abnormals") and ``W`` negatives (total weights when
+    weighted).  It ignores ties and the shape of the score distributions beyond the
+    AUC, so it can be far from DeLong's on real data.
+
+    References
+    ----------
+    J. A. Hanley and B. J. McNeil, "The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve", Radiology 143(1), 29-36 (1982).
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 837-845
+    (1988).
+    X. Robin et al., "pROC: an open-source package for R and S+ to analyze and
+    compare ROC curves", BMC Bioinformatics 12, 77 (2011).
+
+    Examples
+    --------
+    >>> import assay
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> score = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.5, 0.7]
+    >>> result = assay.auc_ci(y, score)
+    >>> round(result.estimate, 4), round(result.standard_error, 4)
+    (0.875, 0.1443)
+    >>> [round(bound, 4) for bound in result.confidence_interval]  # clipped at 1
+    [0.5921, 1.0]
+    >>> round(assay.auc_ci(y, score, method="hanley_mcneil").standard_error, 4)
+    0.1367
+    """
+    confidence_level = check_confidence_level(confidence_level)
+    check_option(method, "method", ("delong", "hanley_mcneil"))
+    auc, variance, u, w, n_rows, weighted = _single_auc_variance(
+        y_true, y_score, sample_weight, pos_label
+    )
+    details = {
+        "n_positive": _count(u, weighted),
+        "n_negative": _count(w, weighted),
+    }
+    if math.isnan(auc):
+        _warn(_one_class_message("the AUC and its interval"), UndefinedMetricWarning, 2)
+        return IntervalResult(
+            estimate=_NAN,
+            confidence_interval=ConfidenceInterval(_NAN, _NAN),
+            standard_error=_NAN,
+            confidence_level=confidence_level,
+            method=method,
+            n=n_rows,
+            details=MappingProxyType({**details, "variance": _NAN}),
+        )
+    if method == "hanley_mcneil":
+        q1 = auc / (2.0 - auc)
+        q2 = 2.0 * auc * auc / (1.0 + auc)
+        variance = (
+            auc * (1.0 - auc) + (u - 1.0) * (q1 - auc * auc) + (w - 1.0) * (q2 - auc * auc)
+        ) / (u * w)
+    elif math.isnan(variance):
+        _warn(_too_few_message(u, w), DegenerateDataWarning, 2)
+    standard_error = math.sqrt(variance) if variance >= 0.0 else _NAN
+    if standard_error == 0.0:
+        _warn(
+            f"The standard error of the AUC is 0 (AUC = {auc:g}); the interval has zero "
+            "width and does not describe the uncertainty of the estimate.",
+            DegenerateDataWarning,
+            2,
+        )
+    half_width = critical_value(confidence_level) * standard_error
+    interval = (max(0.0, auc - half_width), min(1.0, auc + half_width))
+    return IntervalResult(
+        estimate=auc,
+        confidence_interval=ConfidenceInterval(*interval),
+        standard_error=standard_error,
+        confidence_level=confidence_level,
+        method=method,
+        n=n_rows,
+        details=MappingProxyType({**details, "variance": variance}),
+    )
+
+
+def _nan_test(
+    method: str, alternative: str, confidence_level: float, df: float | None, **details: Any
+) -> TestResult:
+    return TestResult(
+        statistic=_NAN,
+        pvalue=_NAN,
+        df=df,
+        alternative=alternative,
+        method=method,
+        estimate=_NAN,
+        confidence_interval=ConfidenceInterval(_NAN, _NAN),
+        confidence_level=confidence_level,
+        standard_error=_NAN,
+        details=MappingProxyType(details),
+    )
+
+
+def delong_test(
+    y_true: Any,
+    score_a: Any,
+    score_b: Any,
+    *,
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> TestResult:
+    """DeLong's test comparing the AUCs of two models scored on the same rows (paired).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary targets of the test set.
+    score_a, score_b : array-like of shape (n_samples,)
+        Scores of models A and B for the same rows (higher means more likely positive).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative about ``AUC_A - AUC_B``: different from 0, larger, smaller.
+    confidence_level : float, default=0.95
+        Coverage of the (two-sided) interval of ``AUC_A - AUC_B``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (see :func:`delong_covariance`).
+    pos_label : int, float, bool or str, default=None
+        The positive class (inferred for labels {0, 1}, {-1, 1} and booleans).
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` (z), ``pvalue``, ``df=None`` (normal reference), ``estimate``
+        (``AUC_A - AUC_B``), its ``confidence_interval`` and ``standard_error``;
+        ``details`` holds ``auc_a``, ``auc_b``, ``variance_a``, ``variance_b``,
+        ``covariance``, ``n_positive`` and ``n_negative``.
+
+    Raises
+    ------
+    ValueError
+        On invalid targets, scores, weights or options.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in ``y_true``: everything is NaN.
+    DegenerateDataWarning
+        One positive or one negative only (NaN results), or a variance of the
+        difference of 0: statistic 0 (p-value 1, or 1/2 one-sided) when the AUCs are
+        equal (pROC's
+        convention for identical curves), NaN otherwise.
+
+    Notes
+    -----
+    ``z = (A_A - A_B) / sqrt(Var A_A + Var A_B - 2 Cov(A_A, A_B))`` with DeLong's
+    covariance (:func:`delong_covariance`; DeLong et al. 1988, section 3), referred
+    to the standard normal distribution; ``greater`` tests ``AUC_A > AUC_B``.  The
+    variance of the difference is computed from the differences of the two models'
+    placements, so it is never negative by rounding.  The interval is
+    ``(A_A - A_B) -/+ z_{(1 + confidence_level) / 2} SE`` (two-sided for every
+    ``alternative``, as pROC's ``roc.test``), clipped to [-1, 1].
+
+    This reproduces pROC's ``roc.test(roc1, roc2, method = "delong", paired = TRUE)``
+    (statistic ``Z``, p-value and ``conf.int``).  The test compares areas, not curves:
+    two different ROC curves can have equal AUCs.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the areas under
+    two or more correlated receiver operating characteristic curves: a nonparametric
+    approach", Biometrics 44(3), 837-845 (1988).
+    X. Sun and W. Xu, IEEE Signal Processing Letters 21(11), 1389-1393 (2014).
+
+    Examples
+    --------
+    >>> import assay
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> a = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.5, 0.7]
+    >>> b = [0.2, 0.3, 0.6, 0.7, 0.1, 0.4, 0.8, 0.3]
+    >>> result = assay.delong_test(y, a, b)
+    >>> round(result.estimate, 4), round(result.statistic, 4), round(result.pvalue, 4)
+    (0.1562, 0.6419, 0.5209)
+    """
+    alternative = check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    positive, matrix, weights = _paired_inputs(
+        y_true, (score_a, score_b), ["score_a", "score_b"], sample_weight, pos_label
+    )
+    data = _Placements(positive, matrix, weights)
+    counts = {
+        "n_positive": _count(data.n_positive, data.weighted),
+        "n_negative": _count(data.n_negative, data.weighted),
+    }
+    auc_a, auc_b = float(data.aucs[0]), float(data.aucs[1])
+    if not data.defined:
+        _warn(_one_class_message("the test"), UndefinedMetricWarning, 2)
+        return _nan_test(
+            _PAIRED_METHOD,
+            alternative,
+            confidence_level,
+            None,
+            auc_a=_NAN,
+            auc_b=_NAN,
+            **counts,
+        )
+    if not data.estimable:
+        _warn(_too_few_message(data.n_positive, data.n_negative), DegenerateDataWarning, 2)
+        result = _nan_test(
+            _PAIRED_METHOD,
+            alternative,
+            confidence_level,
+            None,
+            auc_a=auc_a,
+            auc_b=auc_b,
+            **counts,
+        )
+        return TestResult(**{**_fields(result), "estimate": auc_a - auc_b})
+    covariance, difference_variance = data.components()
+    difference = auc_a - auc_b
+    statistic, pvalue, interval, standard_error = _difference_test(
+        difference, difference_variance, alternative, confidence_level, None, 2
+    )
+    return TestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=None,
+        alternative=alternative,
+        method=_PAIRED_METHOD,
+        estimate=difference,
+        confidence_interval=ConfidenceInterval(*interval),
+        confidence_level=confidence_level,
+        standard_error=standard_error,
+        details=MappingProxyType(
+            {
+                "auc_a": auc_a,
+                "auc_b": auc_b,
+                "variance_a": float(covariance[0, 0]),
+                "variance_b": float(covariance[1, 1]),
+                "covariance": float(covariance[0, 1]),
+                **counts,
+            }
+        ),
+    )
+
+
+def _fields(result: TestResult) -> dict[str, Any]:
+    return {name: getattr(result, name) for name in result.__dataclass_fields__}
+
+
+def delong_test_unpaired(
+    y_true_a: Any,
+    score_a: Any,
+    y_true_b: Any,
+    score_b: Any,
+    *,
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    sample_weight_a: Any = None,
+    sample_weight_b: Any = None,
+    pos_label: Any = None,
+) -> TestResult:
+    """DeLong's test comparing the AUCs of two models on two independent test sets.
+
+    Parameters
+    ----------
+    y_true_a : array-like of shape (n_samples_a,)
+        Binary targets of model A's test set.
+    score_a : array-like of shape (n_samples_a,)
+        Model A's scores on its test set.
+    y_true_b : array-like of shape (n_samples_b,)
+        Binary targets of model B's test set (other rows than A's).
+    score_b : array-like of shape (n_samples_b,)
+        Model B's scores on its test set.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative about ``AUC_A - AUC_B``.
+    confidence_level : float, default=0.95
+        Coverage of the (two-sided) interval of ``AUC_A - AUC_B``.
+    sample_weight_a, sample_weight_b : array-like, default=None
+        Non-negative frequency weights of each test set.
+    pos_label : int, float, bool or str, default=None
+        The positive class of both targets.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` (pROC's ``D``), ``pvalue``, ``df`` (see Notes), ``estimate``
+        (``AUC_A - AUC_B``), ``confidence_interval``, ``standard_error``; ``details``
+        holds ``auc_a``, ``auc_b``, ``variance_a``, ``variance_b`` and the class sizes
+        ``n_positive_a``, ``n_negative_a``, ``n_positive_b``, ``n_negative_b``.
+
+    Raises
+    ------
+    ValueError
+        On invalid targets, scores, weights or options.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in either target: everything is NaN.
+    DegenerateDataWarning
+        One positive or one negative in a test set (NaN results), or both variances
+        0 (statistic 0 and p-value 1, or 1/2 one-sided, when the AUCs are equal; NaN
+        otherwise).
+
+    Notes
+    -----
+    The AUCs of independent test sets are independent, so
+    ``D = (A_A - A_B) / sqrt(V_A + V_B)`` with each ``V`` DeLong's variance of one AUC
+    (:func:`auc_ci`).  Following pROC's ``roc.test(..., method = "delong",
+    paired = FALSE)``, ``D`` is referred to a Student t distribution with the
+    Welch-Satterthwaite-like degrees of freedom
+
+        df = (V_A + V_B)^2 / (V_A^2 / (N_A - 1) + V_B^2 / (N_B - 1)),
+
+    where ``N`` is the number of rows of a test set (total weight when weighted).
+    This small-sample refinement is pROC's, not DeLong's; for large test sets it is
+    the normal test.  The interval ``(A_A - A_B) -/+ t_{df} SE`` (clipped to [-1, 1])
+    is assay's addition: pROC reports none for unpaired curves.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 837-845
+    (1988).
+    X. Robin et al., "pROC: an open-source package for R and S+ to analyze and
+    compare ROC curves", BMC Bioinformatics 12, 77 (2011).
+
+    Examples
+    --------
+    >>> import assay
+    >>> result = assay.delong_test_unpaired(
+    ...     [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...     [0, 1, 0, 1, 0, 1, 1], [0.3, 0.2, 0.5, 0.6, 0.1, 0.9, 0.4])
+    >>> round(result.estimate, 4), round(result.statistic, 4), round(result.df, 2)
+    (0.1389, 0.5213, 10.52)
+    """
+    alternative = check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    auc_a, variance_a, positive_a, negative_a, _, weighted_a = _single_auc_variance(
+        y_true_a, score_a, sample_weight_a, pos_label, ("y_true_a", "score_a", "sample_weight_a")
+    )
+    auc_b, variance_b, positive_b, negative_b, _, weighted_b = _single_auc_variance(
+        y_true_b, score_b, sample_weight_b, pos_label, ("y_true_b", "score_b", "sample_weight_b")
+    )
+    details: dict[str, Any] = {
+        "auc_a": auc_a,
+        "auc_b": auc_b,
+        "variance_a": variance_a,
+        "variance_b": variance_b,
+        "n_positive_a": _count(positive_a, weighted_a),
+        "n_negative_a": _count(negative_a, weighted_a),
+        "n_positive_b": _count(positive_b, weighted_b),
+        "n_negative_b": _count(negative_b, weighted_b),
+    }
+    if math.isnan(auc_a) or math.isnan(auc_b):
+        _warn(_one_class_message("the test"), UndefinedMetricWarning, 2)
+        return _nan_test(_UNPAIRED_METHOD, alternative, confidence_level, _NAN, **details)
+    difference = auc_a - auc_b
+    if math.isnan(variance_a) or math.isnan(variance_b):
+        _warn(
+            _too_few_message(min(positive_a, positive_b), min(negative_a, negative_b)),
+            DegenerateDataWarning,
+            2,
+        )
+        result = _nan_test(_UNPAIRED_METHOD, alternative, confidence_level, _NAN, **details)
+        return TestResult(**{**_fields(result), "estimate": difference})
+    variance = variance_a + variance_b
+    rows_a = positive_a + negative_a
+    rows_b = positive_b + negative_b
+    df = _NAN
+    if variance > 0.0:
+        df = variance**2 / (variance_a**2 / (rows_a - 1.0) + variance_b**2 / (rows_b - 1.0))
+    statistic, pvalue, interval, standard_error = _difference_test(
+        difference, variance, alternative, confidence_level, df, 2
+    )
+    return TestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=df,
+        alternative=alternative,
+        method=_UNPAIRED_METHOD,
+        estimate=difference,
+        confidence_interval=ConfidenceInterval(*interval),
+        confidence_level=confidence_level,
+        standard_error=standard_error,
+        details=MappingProxyType(details),
+    )
