@@ -19,6 +19,7 @@ bit-identical for any number of threads and any chunk size.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -53,6 +54,7 @@ from assay.inference._resampling import (
     resolve_seed,
     run_in_chunks,
 )
+from assay.metrics._registry import MetricDeclaration
 
 __all__ = ["bootstrap"]
 
@@ -175,6 +177,41 @@ def _cells_jackknife(
         warnings.simplefilter("ignore")
         values = np.asarray(from_confusion(stack, **options), dtype=np.float64)
     return values, matrix.ravel()[cells].astype(np.float64)
+
+
+def _confusion_bootstrap(
+    declaration: MetricDeclaration,
+    name: str,
+    y_true: Any,
+    y_pred: Any,
+    metric_kwargs: dict[str, Any],
+    method: str,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: Any,
+) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Estimate, replicates and jackknife of a confusion metric from one pass over the rows.
+
+    The confusion matrix gives the estimate (exactly as the public function computes
+    it, warnings included) and the cells the replicates draw from; replicates whose
+    ratio is undefined are NaN (counted), whatever ``zero_division`` says.
+    """
+    assert declaration.from_confusion is not None
+    from_confusion = declaration.from_confusion.from_confusion
+    matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **metric_kwargs)
+    # a warning points at the user's call: frames from_confusion (1), this function (2),
+    # bootstrap (3), the user's (4)
+    warns = "stacklevel" in inspect.signature(from_confusion).parameters
+    where = {"stacklevel": 4} if warns else {}
+    estimate = scalar(from_confusion(matrix, **resolved, **where), name)
+    if resolved.get("zero_division") == "warn":
+        resolved["zero_division"] = np.nan
+    distribution = _cells_distribution(
+        matrix, from_confusion, resolved, scheme, seed, n_resamples, progress
+    )
+    jackknife = _cells_jackknife(matrix, from_confusion, resolved) if method == "bca" else None
+    return estimate, distribution, jackknife
 
 
 def _rows_distribution(
@@ -386,16 +423,36 @@ def bootstrap(
     seed = resolve_seed(rng)
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
 
-    estimate = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
     n = len(y_true)
     clusters = cluster_codes(groups, n)
     score_array = np.asarray(y_pred)
     jackknife: tuple[np.ndarray, np.ndarray] | None = None
     if (
         declaration is not None
+        and declaration.computed_from == "confusion"
+        and sample_weight is None
+        and clusters is None
+    ):
+        estimate, distribution, jackknife = _confusion_bootstrap(
+            declaration,
+            name,
+            y_true,
+            y_pred,
+            metric_kwargs,
+            method,
+            scheme,
+            seed,
+            n_resamples,
+            progress,
+        )
+    elif (
+        declaration is not None
         and declaration.computed_from == "ranking"
         and score_array.ndim == 1
     ):
+        estimate = scalar(
+            call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name
+        )
         assert declaration.replicate_code is not None
         code, option = declaration.replicate_code(**metric_kwargs)
         streamed = stream_plan(
@@ -410,22 +467,10 @@ def bootstrap(
         )
         if method == "bca":
             jackknife = _ranking_jackknife(streamed, code, option, seed)
-    elif (
-        declaration is not None
-        and declaration.computed_from == "confusion"
-        and sample_weight is None
-        and clusters is None
-    ):
-        assert declaration.from_confusion is not None
-        options = replicate_options(declaration, function, metric_kwargs)
-        matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **options)
-        from_confusion = declaration.from_confusion.from_confusion
-        distribution = _cells_distribution(
-            matrix, from_confusion, resolved, scheme, seed, n_resamples, progress
-        )
-        if method == "bca":
-            jackknife = _cells_jackknife(matrix, from_confusion, resolved)
     else:
+        estimate = scalar(
+            call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name
+        )
         weights = as_sample_weight(sample_weight, n)
         options = replicate_options(declaration, function, metric_kwargs)
         plan_rows = rows_plan(y_true, n, stratify, clusters)
