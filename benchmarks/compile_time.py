@@ -17,7 +17,10 @@ later processes load them from there.  Every figure comes from a fresh process:
 * the peer's first and second call in a fresh process, for comparison (scikit-learn
   compiles nothing, but its first call imports some modules lazily).
 
-Calls use 1,000 rows, so the figures are compilation and loading, not computation.
+Calls use 1,000 rows, so the figures are compilation and loading, not computation
+(except ``bootstrap``: ``assay.bootstrap(assay.roc_auc_score, ...)`` with
+``BOOTSTRAP_RESAMPLES`` replicates, whose counterpart is a loop of scikit-learn's
+``roc_auc_score`` over as many resamples, so its steady state is real work on both sides).
 Each figure is the median over ``--repeats`` processes (each cold run with its own
 new cache directory).
 """
@@ -36,7 +39,27 @@ from pathlib import Path
 from typing import Any
 
 N_ROWS = 1_000
-FUNCTIONS = ("roc_auc_score", "f1_score")
+FUNCTIONS = ("roc_auc_score", "f1_score", "bootstrap")
+# ``bootstrap`` is ``assay.bootstrap(assay.roc_auc_score, ...)`` with this many replicates;
+# its scikit-learn counterpart is a loop of ``roc_auc_score`` over as many resamples.
+BOOTSTRAP_RESAMPLES = 200
+
+
+def _bootstrap_call(implementation: str, module: Any) -> Any:
+    if implementation == "assay":
+
+        def call(y_true: Any, y_score: Any) -> Any:
+            return module.bootstrap(
+                module.roc_auc_score, y_true, y_score, n_resamples=BOOTSTRAP_RESAMPLES, rng=0
+            )
+
+        return call
+    import _resampling_peers
+
+    def loop(y_true: Any, y_score: Any) -> Any:
+        return _resampling_peers.sklearn_loop(y_true, y_score, BOOTSTRAP_RESAMPLES, 0)
+
+    return loop
 
 
 def measure_in_this_process(implementation: str, function_name: str) -> dict[str, Any]:
@@ -47,7 +70,10 @@ def measure_in_this_process(implementation: str, function_name: str) -> dict[str
     else:
         import sklearn.metrics as module
     import_seconds = time.perf_counter() - start
-    function = getattr(module, function_name, None)
+    if function_name == "bootstrap":
+        function = _bootstrap_call(implementation, module)
+    else:
+        function = getattr(module, function_name, None)
     if function is None:
         return {"import_seconds": import_seconds, "skipped": f"no {function_name}"}
 
@@ -58,7 +84,7 @@ def measure_in_this_process(implementation: str, function_name: str) -> dict[str
     y_score = generator.standard_normal(N_ROWS) + y_true
     arguments = (
         (y_true, y_score)
-        if function_name == "roc_auc_score"
+        if function_name in ("roc_auc_score", "bootstrap")
         else (
             y_true,
             (y_score >= 0.5).astype(np.int64),

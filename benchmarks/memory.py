@@ -4,8 +4,12 @@ Run from the repository root::
 
     python benchmarks/memory.py                      # writes .benchmarks/memory.json
 
-Goal (from the project's foundation issue): assay's peak memory at most half of
-scikit-learn's for the same call.
+Goals: assay's peak memory at most half of scikit-learn's for the same call (the
+project's foundation issue); ``assay.bootstrap`` of ROC AUC with 1000 replicates at most
+3x the bytes of its input arrays (issue 3: memory O(n + B), never O(n * B)).  The
+bootstrap's peer for comparison is a loop of scikit-learn's ``roc_auc_score`` over
+numpy-resampled rows (``_resampling_peers.sklearn_loop``); it is measured with
+``LOOP_REPLICATES`` replicates, since every replicate reaches the same peak.
 
 Numba allocates outside ``tracemalloc``, so memory is read from the operating system.
 Each measurement runs in a fresh process that
@@ -71,6 +75,42 @@ CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
 }
 IMPLEMENTATIONS = ("sklearn", "assay")
 
+BOOTSTRAP_RESAMPLES = 1000
+LOOP_REPLICATES = 3
+RESAMPLING_GOAL = 3.0  # assay.bootstrap's peak increase at most this many times its inputs
+# name: (assay's call, the peer's call, input arrays, keyword arguments of assay's call)
+RESAMPLING_CASES: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
+    "bootstrap(roc_auc_score), 1000 replicates [ties=False]": (
+        "bootstrap_roc_auc",
+        "sklearn_loop",
+        ("y_true", "y_score"),
+        {"n_resamples": BOOTSTRAP_RESAMPLES, "rng": 0},
+    ),
+    "bootstrap(roc_auc_score), 1000 replicates [ties=True]": (
+        "bootstrap_roc_auc",
+        "sklearn_loop",
+        ("y_true", "y_score_ties"),
+        {"n_resamples": BOOTSTRAP_RESAMPLES, "rng": 0},
+    ),
+}
+
+
+def _resampling_call(name: str) -> Any:
+    """The calls of ``RESAMPLING_CASES``, by name."""
+    if name == "bootstrap_roc_auc":
+        import assay
+
+        def bootstrap_roc_auc(y_true: Any, y_score: Any, **kwargs: Any) -> Any:
+            return assay.bootstrap(assay.roc_auc_score, y_true, y_score, **kwargs)
+
+        return bootstrap_roc_auc
+    import _resampling_peers
+
+    def sklearn_loop(y_true: Any, y_score: Any, **kwargs: Any) -> Any:
+        return _resampling_peers.sklearn_loop(y_true, y_score, LOOP_REPLICATES, 0)
+
+    return sklearn_loop
+
 
 def _status_kib(field: str) -> int:
     with open("/proc/self/status", encoding="ascii") as status:
@@ -93,11 +133,14 @@ def measure_in_this_process(spec: dict[str, Any]) -> dict[str, Any]:
     """Steps 1-5 of the module docstring; runs inside the fresh child process."""
     import gc
 
-    if spec["implementation"] == "assay":
-        import assay as module
+    if spec["implementation"] == "resampling":
+        function = _resampling_call(spec["function"])
     else:
-        import sklearn.metrics as module
-    function = getattr(module, spec["function"], None)
+        if spec["implementation"] == "assay":
+            import assay as module
+        else:
+            import sklearn.metrics as module
+        function = getattr(module, spec["function"], None)
     if function is None:
         return {"skipped": f"{spec['implementation']} has no {spec['function']}"}
     arrays = [np.load(path) for path in spec["paths"]]
@@ -168,6 +211,11 @@ def _warm_disk_cache(paths: dict[str, str]) -> None:
                 f"(*(arrays[name] for name in {inputs!r}), **{kwargs!r})"
                 for function, inputs, kwargs in CASES.values()
             ),
+            *(
+                "assay.bootstrap(assay.roc_auc_score, "
+                f"*(arrays[name] for name in {inputs!r}), **{kwargs!r})"
+                for _, _, inputs, kwargs in RESAMPLING_CASES.values()
+            ),
         ]
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -177,11 +225,80 @@ def _mib(kib: float) -> float:
     return kib / 1024
 
 
+def _measure(spec: dict[str, Any], repeats: int) -> dict[str, Any]:
+    """Median peak increase over ``repeats`` fresh processes, or why it was skipped."""
+    runs = [_child(spec) for _ in range(repeats)]
+    if "skipped" in runs[0]:
+        return {"skipped": runs[0]["skipped"]}
+    return {
+        "peak_increase_mib": statistics.median(_mib(run["peak_increase_kib"]) for run in runs),
+        "runs": runs,
+    }
+
+
+def _metric_cases(paths: dict[str, str], repeats: int) -> list[dict[str, Any]]:
+    print(f"{'case':42} {'scikit-learn':>13} {'assay':>8} {'ratio':>7}")
+    results = []
+    for case, (function, inputs, kwargs) in CASES.items():
+        row: dict[str, Any] = {"case": case, "function": function, "kwargs": kwargs}
+        for implementation in IMPLEMENTATIONS:
+            spec = {
+                "implementation": implementation,
+                "function": function,
+                "paths": [paths[name] for name in inputs],
+                "kwargs": kwargs,
+            }
+            row[implementation] = _measure(spec, repeats)
+        peer, mine = row["sklearn"], row["assay"]
+        if "skipped" in peer or "skipped" in mine:
+            print(f"{case:42} skipped: {peer.get('skipped') or mine.get('skipped')}")
+        else:
+            row["ratio"] = mine["peak_increase_mib"] / peer["peak_increase_mib"]
+            row["goal_met"] = row["ratio"] <= GOAL
+            print(
+                f"{case:42} {peer['peak_increase_mib']:13.1f} "
+                f"{mine['peak_increase_mib']:8.1f} {row['ratio']:7.3f}"
+            )
+        results.append(row)
+    return results
+
+
+def _resampling_cases(paths: dict[str, str], repeats: int) -> list[dict[str, Any]]:
+    print(f"{'case':56} {'inputs':>7} {'assay':>8} {'x inputs':>9} {'loop':>8}")
+    results = []
+    for case, (call, peer_call, inputs, kwargs) in RESAMPLING_CASES.items():
+        row: dict[str, Any] = {"case": case, "call": call, "kwargs": kwargs}
+        for side, function in (("assay", call), ("sklearn loop", peer_call)):
+            spec = {
+                "implementation": "resampling",
+                "function": function,
+                "paths": [paths[name] for name in inputs],
+                "kwargs": kwargs,
+            }
+            row[side] = _measure(spec, repeats)
+        mine = row["assay"]
+        input_mib = _mib(mine["runs"][0]["input_kib"])
+        row["input_mib"] = input_mib
+        row["ratio_to_input"] = mine["peak_increase_mib"] / input_mib
+        row["goal_met"] = row["ratio_to_input"] <= RESAMPLING_GOAL
+        print(
+            f"{case:56} {input_mib:7.1f} {mine['peak_increase_mib']:8.1f} "
+            f"{row['ratio_to_input']:9.2f} {row['sklearn loop']['peak_increase_mib']:8.1f}"
+        )
+        results.append(row)
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", default="1e7", help="number of rows (default 1e7)")
     parser.add_argument("--repeats", type=int, default=1, help="fresh processes per cell")
     parser.add_argument("--output", default=".benchmarks/memory.json", help="JSON file")
+    parser.add_argument(
+        "--only",
+        choices=("metrics", "resampling"),
+        help="measure only the metric calls or only the resampling calls",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
@@ -191,51 +308,28 @@ def main() -> None:
     n_samples = int(float(arguments.n))
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
+    resampling: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as directory:
         paths = _write_inputs(Path(directory), n_samples)
         _warm_disk_cache(paths)
         print(f"peak memory increase of one call at n = {n_samples:.0e} (MiB)")
-        print(f"{'case':42} {'scikit-learn':>13} {'assay':>8} {'ratio':>7}")
-        for case, (function, inputs, kwargs) in CASES.items():
-            row: dict[str, Any] = {"case": case, "function": function, "kwargs": kwargs}
-            for implementation in IMPLEMENTATIONS:
-                spec = {
-                    "implementation": implementation,
-                    "function": function,
-                    "paths": [paths[name] for name in inputs],
-                    "kwargs": kwargs,
-                }
-                runs = [_child(spec) for _ in range(arguments.repeats)]
-                if "skipped" in runs[0]:
-                    row[implementation] = {"skipped": runs[0]["skipped"]}
-                    continue
-                row[implementation] = {
-                    "peak_increase_mib": statistics.median(
-                        _mib(run["peak_increase_kib"]) for run in runs
-                    ),
-                    "runs": runs,
-                }
-            peer, mine = row["sklearn"], row["assay"]
-            if "skipped" in peer or "skipped" in mine:
-                print(f"{case:42} skipped: {peer.get('skipped') or mine.get('skipped')}")
-            else:
-                row["ratio"] = mine["peak_increase_mib"] / peer["peak_increase_mib"]
-                row["goal_met"] = row["ratio"] <= GOAL
-                print(
-                    f"{case:42} {peer['peak_increase_mib']:13.1f} "
-                    f"{mine['peak_increase_mib']:8.1f} {row['ratio']:7.3f}"
-                )
-            results.append(row)
+        if arguments.only != "resampling":
+            results = _metric_cases(paths, arguments.repeats)
+        if arguments.only != "metrics":
+            resampling = _resampling_cases(paths, arguments.repeats)
 
     output = Path(arguments.output)
     output.parent.mkdir(parents=True, exist_ok=True)
     document = {
         "n_samples": n_samples,
         "goal": f"assay's peak increase <= {GOAL} x scikit-learn's",
+        "resampling_goal": f"assay.bootstrap's peak increase <= {RESAMPLING_GOAL} x its inputs",
+        "loop_replicates": LOOP_REPLICATES,
         "repeats": arguments.repeats,
         "machine": platform.platform(),
         "seconds": time.perf_counter() - started,
         "cases": results,
+        "resampling_cases": resampling,
     }
     output.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     print(f"written to {output}")

@@ -9,6 +9,10 @@ reads the pytest-benchmark JSON (``--benchmark-json``) and, from the same direct
 (``benchmarks/compile_time.py``) when they exist.  Without ``--update`` the tables are
 printed; with it they replace the text between the two ``report.py`` markers of the
 page.  Every row says whether its goal is met; a missed goal is printed in bold.
+
+The resampling suite (``test_bench_bootstrap.py``) times some peers on part of their
+replicates; their time for the whole call is extrapolated linearly (see
+:func:`whole_call_seconds`) and every such figure is labelled "extrapolated".
 """
 
 from __future__ import annotations
@@ -24,6 +28,20 @@ BEGIN = "<!-- begin: tables written by benchmarks/report.py -->"
 END = "<!-- end: tables written by benchmarks/report.py -->"
 GOAL_SIZE = 10_000_000  # the speed goals are stated at n = 1e7
 SORT_JOBS = ("descending_order", "sort_with_weights")
+
+RESAMPLING_SUITE = "resampling"
+# Goals of issue 3 (resampling engine), each with the size where it is judged.
+PEER_SPEEDUP_GOAL = 100.0  # percentile interval of AUC, at least this much faster than a peer
+PEER_SPEEDUP_SIZE = 1_000_000
+# "well under a minute" at n = 1e7, read as at most half a minute
+ABSOLUTE_GOAL_SECONDS = 30.0
+ABSOLUTE_GOAL_SIZE = 10_000_000
+BCA_GOAL = 1.5  # BCa at most this many times the percentile interval
+BCA_GOAL_SIZE = 1_000_000
+CONFUSION_GOAL = 2.0  # 10,000-replicate interval at most this many times one evaluation
+CONFUSION_GOAL_SIZE = 10_000_000
+RESAMPLING_MEMORY_GOAL = 3.0  # memory.py's RESAMPLING_GOAL: peak increase / input bytes
+BOOTSTRAP_COMPILE_RESAMPLES = 200  # compile_time.py's BOOTSTRAP_RESAMPLES
 
 SECTIONS = [
     ("Ranking scores", ("roc_auc_score", "average_precision_score")),
@@ -70,6 +88,8 @@ def pairs(speed: dict[str, Any]) -> list[dict[str, Any]]:
     groups: dict[str, dict[str, Any]] = defaultdict(dict)
     for bench in speed["benchmarks"]:
         info = bench["extra_info"]
+        if info.get("suite") in (RESAMPLING_SUITE, DELONG_SUITE):
+            continue
         groups[bench["group"]][info["implementation"]] = bench
     rows = []
     for sides in groups.values():
@@ -157,7 +177,324 @@ def speed_tables(speed: dict[str, Any]) -> list[str]:
     return lines
 
 
+def format_duration(seconds: float) -> str:
+    """:func:`format_seconds`, with minutes and hours for long (extrapolated) calls."""
+    if seconds >= 7200:
+        return f"{seconds / 3600:.1f} h"
+    if seconds >= 600:
+        return f"{seconds / 60:.0f} min"
+    return format_seconds(seconds)
+
+
+def whole_call_seconds(info: dict[str, Any], median: float) -> float:
+    """The time of the whole call: the median itself, or its linear extrapolation.
+
+    A partial run timed ``k`` replicates and ``f`` fixed evaluations of the statistic
+    (the point estimate); the whole call makes ``B + f`` of them, plus ``e`` more for a
+    jackknife (BCa), so it is extrapolated as ``median * (B + f + e) / (k + f)``.
+    """
+    if not info.get("extrapolated"):
+        return median
+    fixed = info["fixed_evaluations"]
+    evaluations = info["n_resamples"] + fixed + info["extra_evaluations"]
+    return median * evaluations / (info["replicates_timed"] + fixed)
+
+
+def resampling_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
+    """The resampling suite's measurements by (case, implementation, n)."""
+    entries = {}
+    for bench in speed["benchmarks"]:
+        info = bench["extra_info"]
+        if info.get("suite") != RESAMPLING_SUITE:
+            continue
+        median = bench["stats"]["median"]
+        entries[(info["case"], info["implementation"], info["n_samples"])] = {
+            "info": info,
+            "median": median,
+            "rounds": bench["stats"]["rounds"],
+            "seconds": whole_call_seconds(info, median),
+        }
+    return entries
+
+
+def _rounds_text(rounds: int) -> str:
+    return f"{rounds} round" + ("" if rounds == 1 else "s")
+
+
+def _how_timed(entry: dict[str, Any]) -> str:
+    info = entry["info"]
+    rounds = _rounds_text(entry["rounds"])
+    if not info.get("extrapolated"):
+        return f"all {info['n_resamples']} replicates, {rounds}"
+    fixed = info["fixed_evaluations"]
+    timed = f"{info['replicates_timed']} replicates"
+    if fixed:
+        timed += " and the estimate"
+    whole = f"{info['n_resamples']}"
+    if info["extra_evaluations"]:
+        whole += f" + {info['extra_evaluations']:,} jackknife"
+    return f"**extrapolated** from {timed} ({rounds}) to {whole} evaluations"
+
+
+def _judge(value: float, goal_met: bool, goal: str, judged: bool) -> tuple[str, str]:
+    return (goal, verdict(goal_met)) if judged else ("", "")
+
+
+def _sizes(entries: dict[tuple[str, str, int], Any], case: str, side: str) -> list[int]:
+    return sorted(n for (c, s, n) in entries if c == case and s == side)
+
+
+def peer_table(entries: dict[tuple[str, str, int], dict[str, Any]]) -> list[str]:
+    case = "roc_auc-percentile"
+    peers = sorted({side for (c, side, _) in entries if c == case and side != "assay"})
+    if not peers or not _sizes(entries, case, "assay"):
+        return []
+    lines = [
+        "### Resampling: percentile interval of ROC AUC, 1000 replicates (goal: at least "
+        f"{PEER_SPEEDUP_GOAL:g}x faster than each peer at n = {format_size(PEER_SPEEDUP_SIZE)})",
+        "",
+        "| peer | n | peer time | assay median | ratio (peer / assay) | how the peer was timed "
+        "| goal | met? |",
+        "|---|---:|---:|---:|---:|---|---:|---|",
+    ]
+    versions = {}
+    for peer in peers:
+        for n in _sizes(entries, case, peer):
+            theirs, mine = entries[(case, peer, n)], entries.get((case, "assay", n))
+            if mine is None:
+                continue
+            versions[peer] = theirs["info"].get("peer_version")
+            ratio = theirs["seconds"] / mine["seconds"]
+            peer_time = format_duration(theirs["seconds"])
+            if theirs["info"].get("extrapolated"):
+                peer_time += " (extrapolated)"
+            goal, met = _judge(
+                ratio,
+                ratio >= PEER_SPEEDUP_GOAL,
+                f"≥ {PEER_SPEEDUP_GOAL:g}x",
+                n == PEER_SPEEDUP_SIZE,
+            )
+            lines.append(
+                f"| {peer} | {format_size(n)} | {peer_time} | {format_seconds(mine['seconds'])} "
+                f"| {ratio:,.0f}x | {_how_timed(theirs)} | {goal} | {met} |"
+            )
+    batches = sorted(
+        {
+            (n, entry["info"]["batch"])
+            for (c, side, n), entry in entries.items()
+            if side == "scipy" and "batch" in entry["info"]
+        }
+    )
+    lines += [
+        "",
+        "Peers: "
+        + ", ".join(f"{peer} ({version})" for peer, version in versions.items())
+        + ". scipy's `batch` (resamples per vectorized call): "
+        + ", ".join(f"{batch} at {format_size(n)}" for n, batch in batches)
+        + ". assay runs on "
+        + str(entries[(case, "assay", _sizes(entries, case, "assay")[0])]["info"]["threads"])
+        + " threads, the peers on one.",
+        "",
+    ]
+    return lines
+
+
+def assay_interval_table(entries: dict[tuple[str, str, int], dict[str, Any]]) -> list[str]:
+    """assay's percentile and BCa intervals of AUC; scipy's BCa for comparison."""
+    sizes = _sizes(entries, "roc_auc-percentile", "assay")
+    if not sizes:
+        return []
+    lines = [
+        "### Resampling: assay's intervals of ROC AUC, 1000 replicates (goals: BCa at most "
+        f"{BCA_GOAL:g}x the percentile interval at n = {format_size(BCA_GOAL_SIZE)}; the "
+        f"percentile interval at n = {format_size(ABSOLUTE_GOAL_SIZE)} in well under a minute, "
+        f"read as at most {ABSOLUTE_GOAL_SECONDS:g} s)",
+        "",
+        "| n | percentile | BCa | ratio (BCa / percentile) | goal | met? | scipy BCa, batched "
+        "| scipy's jackknife without `batch` |",
+        "|---:|---:|---:|---:|---|---|---:|---|",
+    ]
+    for n in sizes:
+        percentile = entries[("roc_auc-percentile", "assay", n)]
+        bca = entries.get(("roc_auc-bca", "assay", n))
+        goals, verdicts = [], []
+        if n == ABSOLUTE_GOAL_SIZE:
+            goals.append(f"percentile ≤ {ABSOLUTE_GOAL_SECONDS:g} s")
+            verdicts.append(verdict(percentile["seconds"] <= ABSOLUTE_GOAL_SECONDS))
+        bca_cell, ratio_cell = "not measured", ""
+        if bca is not None:
+            ratio = bca["seconds"] / percentile["seconds"]
+            bca_cell, ratio_cell = format_seconds(bca["seconds"]), f"{ratio:.2f}x"
+            if n == BCA_GOAL_SIZE:
+                goals.append(f"BCa ≤ {BCA_GOAL:g}x")
+                verdicts.append(verdict(ratio <= BCA_GOAL))
+        scipy = entries.get(("roc_auc-bca", "scipy", n))
+        scipy_cell, memory_cell = "not measured", ""
+        if scipy is not None:
+            scipy_cell = format_duration(scipy["seconds"])
+            if scipy["info"].get("extrapolated"):
+                scipy_cell += " (extrapolated)"
+            unbatched = scipy["info"]["unbatched_jackknife_bytes"] / 2**30
+            memory_cell = f"{unbatched:,.1f} GiB at once (not run)"
+        lines.append(
+            f"| {format_size(n)} | {format_seconds(percentile['seconds'])} | {bca_cell} | "
+            f"{ratio_cell} | {'; '.join(goals)} | {'; '.join(verdicts)} | {scipy_cell} | "
+            f"{memory_cell} |"
+        )
+    lines += [
+        "",
+        "scipy's BCa evaluates the statistic once per left-out row (its jackknife); where "
+        "that is too long to run, its time is extrapolated as (1000 + n) times the time of "
+        "one replicate of its percentile run.",
+        "",
+    ]
+    return lines
+
+
+def confusion_resampling_table(entries: dict[tuple[str, str, int], dict[str, Any]]) -> list[str]:
+    cases = sorted({case for (case, _, _) in entries if case.endswith("-bootstrap")})
+    if not cases:
+        return []
+    lines = [
+        "### Resampling: intervals of confusion-matrix metrics, 10,000 replicates (goal: at "
+        f"most {CONFUSION_GOAL:g}x one evaluation of the metric at "
+        f"n = {format_size(CONFUSION_GOAL_SIZE)})",
+        "",
+        "| metric | n | one evaluation | bootstrap, 10,000 replicates | "
+        "ratio (bootstrap / one evaluation) | rounds (bootstrap / one evaluation) | goal | met? |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for case in cases:
+        for n in _sizes(entries, case, "assay"):
+            mine = entries[(case, "assay", n)]
+            one = entries.get((case, "one evaluation", n))
+            if one is None:
+                continue
+            ratio = mine["seconds"] / one["seconds"]
+            goal, met = _judge(
+                ratio, ratio <= CONFUSION_GOAL, f"≤ {CONFUSION_GOAL:g}x", n == CONFUSION_GOAL_SIZE
+            )
+            lines.append(
+                f"| `{mine['info']['function']}` | {format_size(n)} | "
+                f"{format_seconds(one['seconds'])} | {format_seconds(mine['seconds'])} | "
+                f"{ratio:.2f}x | {mine['rounds']} / {one['rounds']} | {goal} | {met} |"
+            )
+    return [*lines, ""]
+
+
+def resampling_tables(speed: dict[str, Any]) -> list[str]:
+    entries = resampling_entries(speed)
+    return (
+        peer_table(entries) + assay_interval_table(entries) + confusion_resampling_table(entries)
+    )
+
+
+def resampling_memory_table(memory: dict[str, Any]) -> list[str]:
+    cases = memory.get("resampling_cases") or []
+    if not cases:
+        return []
+    lines = [
+        f"### Resampling: peak memory at n = {format_size(memory['n_samples'])} (goal: "
+        f"`bootstrap` at most {RESAMPLING_MEMORY_GOAL:g}x the bytes of its input arrays)",
+        "",
+        "| call | inputs | assay peak increase | ratio (assay / inputs) | goal | met? | "
+        f"scikit-learn loop peak increase ({memory['loop_replicates']} replicates) |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
+    for case in cases:
+        mine, loop = case["assay"], case["sklearn loop"]
+        lines.append(
+            f"| `{case['case']}` | {case['input_mib']:.1f} MiB | "
+            f"{mine['peak_increase_mib']:.1f} MiB | {case['ratio_to_input']:.3f} | "
+            f"≤ {RESAMPLING_MEMORY_GOAL:g} | "
+            f"{verdict(case['goal_met'])} | {loop['peak_increase_mib']:.1f} MiB |"
+        )
+    lines += [
+        "",
+        "Measured like the table above (fresh process, `VmHWM` after a reset, minus the "
+        "baseline); the inputs are the int64 labels and float64 scores. Every replicate of "
+        "the scikit-learn loop reaches the same peak, so a few replicates show the peak of "
+        "the whole loop.",
+        "",
+    ]
+    return lines
+
+
+def resampling_summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
+    entries = resampling_entries(speed)
+    lines = []
+    case = "roc_auc-percentile"
+    mine = entries.get((case, "assay", PEER_SPEEDUP_SIZE))
+    if mine is not None:
+        ratios = {
+            side: entries[(c, side, n)]["seconds"] / mine["seconds"]
+            for (c, side, n) in entries
+            if c == case and n == PEER_SPEEDUP_SIZE and side != "assay"
+        }
+        missed = {side: ratio for side, ratio in ratios.items() if ratio < PEER_SPEEDUP_GOAL}
+        line = (
+            f"- Resampling, percentile interval of AUC at n = {format_size(PEER_SPEEDUP_SIZE)} "
+            f"at least {PEER_SPEEDUP_GOAL:g}x faster than each peer: met against "
+            f"{len(ratios) - len(missed)} of {len(ratios)} peers"
+        )
+        if missed:
+            line += "; **missed** against " + "; ".join(
+                f"{side} ({ratio:.0f}x)" for side, ratio in missed.items()
+            )
+        lines.append(line + ".")
+    mine = entries.get((case, "assay", ABSOLUTE_GOAL_SIZE))
+    if mine is not None:
+        met = mine["seconds"] <= ABSOLUTE_GOAL_SECONDS
+        lines.append(
+            f"- Resampling, the same interval at n = {format_size(ABSOLUTE_GOAL_SIZE)} in at "
+            f"most {ABSOLUTE_GOAL_SECONDS:g} s: {'met' if met else '**missed**'} "
+            f"({format_seconds(mine['seconds'])})."
+        )
+    percentile = entries.get((case, "assay", BCA_GOAL_SIZE))
+    bca = entries.get(("roc_auc-bca", "assay", BCA_GOAL_SIZE))
+    if percentile is not None and bca is not None:
+        ratio = bca["seconds"] / percentile["seconds"]
+        met = ratio <= BCA_GOAL
+        lines.append(
+            f"- Resampling, BCa at n = {format_size(BCA_GOAL_SIZE)} at most {BCA_GOAL:g}x the "
+            f"percentile interval: {'met' if met else '**missed**'} ({ratio:.2f}x)."
+        )
+    judged = []
+    for (c, side, n), entry in sorted(entries.items()):
+        one = entries.get((c, "one evaluation", n))
+        if side == "assay" and c.endswith("-bootstrap") and n == CONFUSION_GOAL_SIZE and one:
+            judged.append((entry["info"]["function"], entry["seconds"] / one["seconds"]))
+    if judged:
+        missed = [(name, ratio) for name, ratio in judged if ratio > CONFUSION_GOAL]
+        line = (
+            f"- Resampling, 10,000-replicate interval of a confusion metric at "
+            f"n = {format_size(CONFUSION_GOAL_SIZE)} at most {CONFUSION_GOAL:g}x one "
+            f"evaluation: met in {len(judged) - len(missed)} of {len(judged)} metrics"
+        )
+        if missed:
+            line += "; **missed** by " + "; ".join(
+                f"`{name}` ({ratio:.2f}x)" for name, ratio in missed
+            )
+        lines.append(line + ".")
+    cases = (memory or {}).get("resampling_cases") or []
+    if cases:
+        missed = [case for case in cases if not case["goal_met"]]
+        line = (
+            f"- Resampling, peak memory of `bootstrap` at n = {format_size(memory['n_samples'])} "
+            f"at most {RESAMPLING_MEMORY_GOAL:g}x its inputs: met in "
+            f"{len(cases) - len(missed)} of {len(cases)} calls"
+        )
+        if missed:
+            line += "; **missed** by " + "; ".join(
+                f"`{case['case']}` ({case['ratio_to_input']:.3f}x)" for case in missed
+            )
+        lines.append(line + ".")
+    return lines
+
+
 def memory_table(memory: dict[str, Any]) -> list[str]:
+    if not memory["cases"]:
+        return []
     lines = [
         f"### Peak memory of one call at n = {format_size(memory['n_samples'])} "
         "(goal: assay at most half of scikit-learn)",
@@ -216,14 +553,27 @@ def compile_table(compile_time: dict[str, Any]) -> list[str]:
     ]
     for function, result in compile_time["functions"].items():
         mine, peer = result["assay"], result["sklearn"]
+        label = f"first call of `{function}`"
+        if function == "bootstrap":
+            label = (
+                "first call of `bootstrap(roc_auc_score)`, "
+                f"{BOOTSTRAP_COMPILE_RESAMPLES} replicates"
+            )
         lines.append(
-            f"| first call of `{function}` | {ms(mine['cold_first_call_seconds'])} | "
+            f"| {label} | {ms(mine['cold_first_call_seconds'])} | "
             f"{ms(mine['warm_first_call_seconds'])} | {ms(mine['steady_call_seconds'])} | "
             f"{ms(peer['first_call_seconds'])} | {ms(peer['steady_call_seconds'])} |"
         )
     first = next(iter(compile_time["functions"].values()))
+    lines += [""]
+    if "bootstrap" in compile_time["functions"]:
+        lines += [
+            "The `bootstrap` row is `assay.bootstrap(assay.roc_auc_score, ...)` with "
+            f"{BOOTSTRAP_COMPILE_RESAMPLES} replicates on 1,000 rows; its scikit-learn columns "
+            "are a loop of `roc_auc_score` over as many resamples (real work, not loading).",
+            "",
+        ]
     lines += [
-        "",
         f"`import assay`: {ms(first['assay']['import_seconds'])}; "
         f"`import sklearn.metrics`: {ms(first['sklearn']['import_seconds'])} "
         "(numpy and the other dependencies included, interpreter start-up excluded).",
@@ -266,7 +616,7 @@ def summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
                 f"`{row['function']}` ({row['variant']}, {row['ratio']:.1f}x)" for row in missed
             )
         lines.append(line + ".")
-    if memory is not None:
+    if memory is not None and memory["cases"]:
         judged = [case for case in memory["cases"] if "ratio" in case]
         missed = [case for case in judged if not case["goal_met"]]
         line = (
@@ -278,7 +628,87 @@ def summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
                 f"`{case['case']}` ({case['ratio']:.2f})" for case in missed
             )
         lines.append(line + ".")
+    lines += resampling_summary(speed, memory)
     return [*lines, ""]
+
+
+# --- DeLong inference (benchmarks/test_bench_delong.py): its own suite and tables. ---
+
+DELONG_SUITE = "delong"  # test_bench_delong.py's SUITE
+
+
+def delong_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
+    """The DeLong suite's measurements by (case, implementation, n)."""
+    entries = {}
+    for bench in speed["benchmarks"]:
+        info = bench["extra_info"]
+        if info.get("suite") != DELONG_SUITE:
+            continue
+        entries[(info["case"], info["implementation"], info["n_samples"])] = {
+            "info": info,
+            "seconds": bench["stats"]["median"],
+            "rounds": bench["stats"]["rounds"],
+        }
+    return entries
+
+
+def delong_tables(speed: dict[str, Any]) -> list[str]:
+    """(a) ``delong_test`` against one ``roc_auc_score`` (goal); (b) against pairwise numpy."""
+    entries = delong_entries(speed)
+    lines: list[str] = []
+    rows = []
+    for function, what in (("auc_ci", "one model"), ("delong_test", "two models")):
+        case = f"{function}-vs-roc_auc_score"
+        for n in _sizes(entries, case, "assay"):
+            mine = entries[(case, "assay", n)]
+            one = entries.get((case, "one roc_auc_score", n))
+            if one is None:
+                continue
+            goal, goal_size = mine["info"]["goal"], mine["info"]["goal_size"]
+            ratio = mine["seconds"] / one["seconds"]
+            goal_cell, met = _judge(ratio, ratio <= goal, f"≤ {goal:g}x", n == goal_size)
+            rows.append(
+                f"| `{function}` ({what}) | {format_size(n)} | "
+                f"{format_seconds(one['seconds'])} | {format_seconds(mine['seconds'])} | "
+                f"{ratio:.2f}x | {one['rounds']} / {mine['rounds']} | {goal_cell} | {met} |"
+            )
+            threads = mine["info"]["threads"]
+    if rows:
+        lines += [
+            f"### DeLong against one `roc_auc_score` (goal: at most {goal:g}x at "
+            f"n = {format_size(goal_size)})",
+            "",
+            "| call | n | one `roc_auc_score` | DeLong | ratio | rounds | goal | met? |",
+            "|---|---:|---:|---:|---:|---:|---|---|",
+            *rows,
+            "",
+            "`auc_ci` needs only sums over the sorted scores (no row positions). "
+            "`delong_test` pairs each row's placements in the two models, so it sorts both "
+            "models' scores carrying the row positions, one model per thread on up to "
+            f"{threads} threads from n = 1e5 (on one thread below); `roc_auc_score` sorts "
+            "one model's scores alone, without positions.",
+            "",
+        ]
+    case = "delong_test-vs-pairwise"
+    for n in _sizes(entries, case, "assay"):
+        mine = entries[(case, "assay", n)]
+        pairwise = entries.get((case, "numpy pairwise", n))
+        if pairwise is None:
+            continue
+        lines += [
+            f"### DeLong's test at n = {format_size(n)}: assay against the O(n_pos n_neg) "
+            "numpy computation (no goal; ratio reported)",
+            "",
+            "| n | numpy, all pairs (blocks of "
+            f"{pairwise['info']['block']} positives) | assay `delong_test` "
+            "| ratio (numpy / assay) | goal | met? |",
+            "|---:|---:|---:|---:|---|---|",
+            f"| {format_size(n)} | {format_seconds(pairwise['seconds'])} | "
+            f"{format_seconds(mine['seconds'])} | "
+            f"{pairwise['seconds'] / mine['seconds']:,.0f}x | none | n/a |",
+            "",
+        ]
+    return lines
 
 
 def _load(path: Path) -> dict[str, Any] | None:
@@ -290,8 +720,10 @@ def build(speed_path: Path) -> str:
     memory = _load(speed_path.parent / "memory.json")
     compile_time = _load(speed_path.parent / "compile_time.json")
     lines = versions(speed) + summary(speed, memory) + speed_tables(speed)
+    lines += resampling_tables(speed)
+    lines += delong_tables(speed)
     if memory is not None:
-        lines += memory_table(memory)
+        lines += memory_table(memory) + resampling_memory_table(memory)
     if compile_time is not None:
         lines += compile_table(compile_time)
     return "\n".join(lines).rstrip() + "\n"
