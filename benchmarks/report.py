@@ -629,6 +629,7 @@ def summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
             )
         lines.append(line + ".")
     lines += resampling_summary(speed, memory)
+    lines += delong_summary(speed)
     return [*lines, ""]
 
 
@@ -650,6 +651,26 @@ def delong_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str
             "rounds": bench["stats"]["rounds"],
         }
     return entries
+
+
+def delong_summary(speed: dict[str, Any]) -> list[str]:
+    """One line per DeLong call judged at its goal size."""
+    entries = delong_entries(speed)
+    lines = []
+    for function, what in (("auc_ci", "one model"), ("delong_test", "two models")):
+        case = f"{function}-vs-roc_auc_score"
+        for (c, side, n), mine in sorted(entries.items()):
+            one = entries.get((case, "one roc_auc_score", n))
+            if c != case or side != "assay" or one is None or n != mine["info"]["goal_size"]:
+                continue
+            goal = mine["info"]["goal"]
+            ratio = mine["seconds"] / one["seconds"]
+            verdict_text = "met" if ratio <= goal else "**missed**"
+            lines.append(
+                f"- DeLong, `{function}` ({what}) at n = {format_size(n)} at most {goal:g}x one "
+                f"`roc_auc_score`: {verdict_text} ({ratio:.2f}x)."
+            )
+    return lines
 
 
 def delong_tables(speed: dict[str, Any]) -> list[str]:

@@ -117,7 +117,8 @@ def _check_aucs(result: Any, y_true: np.ndarray, score_a: np.ndarray, score_b: n
     for key, score in (("auc_a", score_a), ("auc_b", score_b)):
         expected = float(roc_auc_score(y_true, score))
         assert math.isclose(result.details[key], expected, rel_tol=AUC_TOLERANCE), key
-    assert 0.0 < result.pvalue < 1.0 and result.standard_error > 0.0
+    # at n >= 1e5 the difference of the two AUCs is so clear that p underflows to 0
+    assert 0.0 <= result.pvalue < 1.0 and result.standard_error > 0.0
 
 
 def _check_interval(result: Any, y_true: np.ndarray, score_a: np.ndarray) -> None:

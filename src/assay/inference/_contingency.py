@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from assay._results import TestResult
 from assay._validation import (
@@ -46,6 +46,8 @@ def binomial_pvalue(k: int, n: int, alternative: str, *, mid: bool = False) -> f
     """
     if n == 0:
         return 1.0
+    from scipy import stats  # imported on use: scipy.stats is slow to import
+
     half = 0.5 * float(stats.binom.pmf(k, n, 0.5)) if mid else 0.0
     if alternative == "greater":
         tail = float(stats.binom.sf(k - 1, n, 0.5)) - half
@@ -251,7 +253,7 @@ def mcnemar(
         statistic, pvalue = math.nan, 1.0
     elif alternative == "two-sided":
         statistic = max(abs(b - c) - shift, 0.0) ** 2 / discordant
-        pvalue = float(stats.chi2.sf(statistic, 1))
+        pvalue = float(special.chdtrc(1, statistic))
     else:
         shift = shift if alternative == "greater" else -shift
         statistic = (b - c - shift) / math.sqrt(discordant)
@@ -391,7 +393,7 @@ def cochrans_q(y_true: Any = None, *predictions: Any, successes: Any = None) -> 
         statistic, pvalue = math.nan, 1.0
     else:
         statistic = numerator / denominator
-        pvalue = float(stats.chi2.sf(statistic, k - 1))
+        pvalue = float(special.chdtrc(k - 1, statistic))
     return TestResult(
         statistic=statistic,
         pvalue=pvalue,

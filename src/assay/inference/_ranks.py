@@ -18,7 +18,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from assay._results import FriedmanResult, PosthocResult
 from assay._validation import as_finite_array, format_values
@@ -82,7 +82,9 @@ def _score_table(scores: Any, model_names: Any) -> tuple[np.ndarray, tuple[str, 
 def _ranks(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """Rank of each model on each data set: 1 = best, ties get the mean of their ranks."""
     oriented = -table if higher_is_better else table
-    return np.asarray(stats.rankdata(oriented, method="average", axis=1), dtype=np.float64)
+    from scipy.stats import rankdata  # imported on use: scipy.stats is slow to import
+
+    return np.asarray(rankdata(oriented, method="average", axis=1), dtype=np.float64)
 
 
 def _twice_rank_sums(ranks: np.ndarray) -> list[int]:
@@ -256,10 +258,10 @@ def friedman(
     df_id = (float(k - 1), float((k - 1) * (n - 1)))
     return FriedmanResult(
         statistic=statistic,
-        pvalue=_sf(stats.chi2.sf, statistic, k - 1),
+        pvalue=_sf(_chi2_sf, statistic, k - 1),
         df=float(k - 1),
         iman_davenport_statistic=iman_davenport,
-        iman_davenport_pvalue=_sf(stats.f.sf, iman_davenport, *df_id),
+        iman_davenport_pvalue=_sf(_f_sf, iman_davenport, *df_id),
         iman_davenport_df=df_id,
         average_ranks=ranks.mean(axis=0),
         ranks=ranks,
@@ -270,6 +272,16 @@ def friedman(
         tie_correction=tie_correction,
         method="Friedman, tie-corrected" if tie_correction else "Friedman",
     )
+
+
+def _chi2_sf(statistic: float, df: float) -> float:
+    """Upper tail of the chi-squared distribution (``scipy.stats.chi2.sf``)."""
+    return float(special.chdtrc(df, statistic))
+
+
+def _f_sf(statistic: float, df_numerator: float, df_denominator: float) -> float:
+    """Upper tail of the F distribution (``scipy.stats.f.sf``)."""
+    return float(special.fdtrc(df_numerator, df_denominator, statistic))
 
 
 def _sf(survival: Any, statistic: float, *df: float) -> float:

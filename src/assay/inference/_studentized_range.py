@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 __all__ = ["studentized_range_isf", "studentized_range_sf"]
 
@@ -67,5 +67,7 @@ def studentized_range_isf(alpha: float, k: int) -> float:
 
     def excess(q: float) -> float:
         return math.log(float(studentized_range_sf(np.array([q]), k)[0])) - log_alpha
+
+    from scipy import optimize  # imported on use: slow to import
 
     return float(optimize.brentq(excess, low, high, xtol=1e-13, rtol=1e-14))
