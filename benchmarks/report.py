@@ -88,7 +88,12 @@ def pairs(speed: dict[str, Any]) -> list[dict[str, Any]]:
     groups: dict[str, dict[str, Any]] = defaultdict(dict)
     for bench in speed["benchmarks"]:
         info = bench["extra_info"]
-        if info.get("suite") in (RESAMPLING_SUITE, DELONG_SUITE):
+        if info.get("suite") in (
+            RESAMPLING_SUITE,
+            DELONG_SUITE,
+            PROTOCOLS_SUITE,
+            BIAS_VARIANCE_SUITE,
+        ):
             continue
         groups[bench["group"]][info["implementation"]] = bench
     rows = []
@@ -732,6 +737,133 @@ def delong_tables(speed: dict[str, Any]) -> list[str]:
     return lines
 
 
+# --- Estimation protocols (benchmarks/test_bench_protocols.py): cross-validation overhead. ---
+
+PROTOCOLS_SUITE = "protocols"  # test_bench_protocols.py's SUITE
+
+
+def protocols_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
+    """The protocols suite's measurements by (case, implementation, n)."""
+    entries = {}
+    for bench in speed["benchmarks"]:
+        info = bench["extra_info"]
+        if info.get("suite") != PROTOCOLS_SUITE:
+            continue
+        entries[(info["case"], info["implementation"], info["n_samples"])] = {
+            "info": info,
+            "seconds": bench["stats"]["median"],
+            "rounds": bench["stats"]["rounds"],
+        }
+    return entries
+
+
+def protocols_tables(speed: dict[str, Any]) -> list[str]:
+    """Overhead per fold of ``cross_validate`` with a trivial model, against scikit-learn,
+    the bare row copies, and the fit time of a real model (goal: negligible next to it)."""
+    entries = protocols_entries(speed)
+    case = "cross_validate-overhead"
+    rows = []
+    share = None
+    for n in _sizes(entries, case, "assay"):
+        mine = entries[(case, "assay", n)]
+        peer = entries.get((case, "scikit-learn", n))
+        floor = entries.get((case, "row copies", n))
+        folds = mine["info"]["n_folds"]
+        share = mine["info"]["negligible_share"]
+        fit = mine["info"]["reference_fit_seconds"]
+        per_fold = mine["seconds"] / folds
+        peer_cell = format_seconds(peer["seconds"] / folds) if peer else "n/a"
+        ratio_cell = f"{mine['seconds'] / peer['seconds']:.2f}x" if peer else "n/a"
+        floor_cell = format_seconds(floor["seconds"] / folds) if floor else "n/a"
+        of_fit = per_fold / fit
+        rows.append(
+            f"| {format_size(n)} | {format_seconds(per_fold)} | {peer_cell} | {ratio_cell} | "
+            f"{floor_cell} | {format_seconds(fit)} | {100 * of_fit:.1f} % | "
+            f"≤ {100 * share:g} % of the fit | {verdict(of_fit <= share)} |"
+        )
+    if not rows:
+        return []
+    return [
+        "### Cross-validation overhead per fold (trivial model, 10-fold, accuracy)",
+        "",
+        "| n | assay per fold | scikit-learn per fold | ratio (assay / sklearn) | row copies "
+        "per fold | LogisticRegression fit (90 % of rows) | overhead / fit | goal | met? |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        *rows,
+        "",
+        "The model fits nothing and predicts zeros, so a call's time is all overhead: the "
+        "stratified folds, taking the rows of X and y, a fresh model per fold, predicting "
+        'and scoring. "Row copies" is the part no protocol can avoid when it hands a '
+        "model its own training matrix (`X[train]`, `y[train]`, `X[test]`, `y[test]` of "
+        'the same folds, made ahead). "Negligible" is judged against the fit of a '
+        "scikit-learn `LogisticRegression` on one training fold, a cheap real model.",
+        "",
+    ]
+
+
+# --- Bias-variance Monte Carlo (benchmarks/test_bench_bias_variance.py): its own tables. ---
+
+BIAS_VARIANCE_SUITE = "bias_variance"  # test_bench_bias_variance.py's SUITE
+BIAS_VARIANCE_CASES = (
+    (
+        "monte-carlo-vs-polyfit",
+        "numpy.polyfit loop",
+        "independent training sets: `assay.bias_variance(PolynomialRegression(15), "
+        "PolynomialExample(), ...)` against a Python loop of `numpy.polyfit`/`numpy.polyval`, "
+        "both followed by the same `assay.decompose`",
+    ),
+    (
+        "bootstrap-vs-mlxtend",
+        "mlxtend",
+        "bootstrap replicates of one training set of 100 rows: assay's bootstrap fallback "
+        "against mlxtend's `bias_variance_decomp(make_pipeline(PolynomialFeatures(15), "
+        "LinearRegression()), ..., loss='mse')`",
+    ),
+)
+
+
+def bias_variance_tables(speed: dict[str, Any]) -> list[str]:
+    """The Figure 5 experiment at degree 15 (100 rows per training set, 1000 test points)
+    against a numpy.polyfit loop (goal 50x) and mlxtend (goal 20x), judged at 1000 rounds."""
+    rows = []
+    notes = []
+    for case, peer_name, described in BIAS_VARIANCE_CASES:
+        found = {}
+        for bench in speed["benchmarks"]:
+            info = bench["extra_info"]
+            if info.get("suite") == BIAS_VARIANCE_SUITE and info.get("case") == case:
+                found[info["implementation"]] = (info, bench["stats"])
+        if "assay" not in found or peer_name not in found:
+            continue
+        info, mine = found["assay"]
+        peer = found[peer_name][1]
+        ratio = peer["median"] / mine["median"]
+        goal = info["goal"]
+        judged = info["n_rounds"] == info["goal_rounds"]
+        goal_cell, met = _judge(ratio, ratio >= goal, f"≥ {goal:g}x", judged)
+        rows.append(
+            f"| {peer_name} | {info['n_rounds']} | {format_seconds(peer['median'])} | "
+            f"{format_seconds(mine['median'])} | {ratio:.1f}x | "
+            f"{peer['rounds']} / {mine['rounds']} | {goal_cell} | {met} |"
+        )
+        notes.append(f"- **{peer_name}**: {described}.")
+    if not rows:
+        return []
+    return [
+        "### Bias-variance Monte Carlo (polynomial of degree 15, 100 training rows, "
+        "1000 test points)",
+        "",
+        "| peer | rounds | peer | assay | ratio (peer / assay) | timed rounds | goal | met? |",
+        "|---|---:|---:|---:|---:|---:|---|---|",
+        *rows,
+        "",
+        *notes,
+        "",
+        "Goals are judged at 1000 rounds; assay's time is the whole call, decomposition included.",
+        "",
+    ]
+
+
 def _load(path: Path) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
@@ -743,6 +875,8 @@ def build(speed_path: Path) -> str:
     lines = versions(speed) + summary(speed, memory) + speed_tables(speed)
     lines += resampling_tables(speed)
     lines += delong_tables(speed)
+    lines += protocols_tables(speed)
+    lines += bias_variance_tables(speed)
     if memory is not None:
         lines += memory_table(memory) + resampling_memory_table(memory)
     if compile_time is not None:

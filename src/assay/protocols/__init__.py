@@ -7,4 +7,60 @@ where the error comes from (bias, variance, noise).
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from assay.protocols._bias_variance import (
+    KNNClassifier,
+    KNNRegressor,
+    PolynomialExample,
+    PolynomialRegression,
+    Ridge,
+    TwoGaussiansExample,
+    bias_variance,
+)
+from assay.protocols._bootstrap_estimators import bootstrap_632
+from assay.protocols._cross_validation import (
+    compare_models,
+    cross_validate,
+    one_standard_error_rule,
+)
+from assay.protocols._decomposition import decompose
+from assay.protocols._generators import (
+    bayes_error_rate,
+    polynomial_regression_data,
+    polynomial_truth,
+    two_gaussians,
+)
+from assay.protocols._splitters import (
+    BootstrapOutOfBag,
+    KFold,
+    LeaveOneOut,
+    RepeatedKFold,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    holdout,
+)
+
+__all__: list[str] = [
+    "BootstrapOutOfBag",
+    "KFold",
+    "KNNClassifier",
+    "KNNRegressor",
+    "LeaveOneOut",
+    "PolynomialExample",
+    "PolynomialRegression",
+    "RepeatedKFold",
+    "RepeatedStratifiedKFold",
+    "Ridge",
+    "StratifiedKFold",
+    "TwoGaussiansExample",
+    "bayes_error_rate",
+    "bias_variance",
+    "bootstrap_632",
+    "compare_models",
+    "cross_validate",
+    "decompose",
+    "holdout",
+    "one_standard_error_rule",
+    "polynomial_regression_data",
+    "polynomial_truth",
+    "two_gaussians",
+]

@@ -30,8 +30,10 @@ from ._confusion import (
 )
 from ._costs import bayes_decision, expected_cost
 from ._curves import confusion_matrix_at_thresholds, det_curve, precision_recall_curve, roc_curve
+from ._decomposition import bayes_error_rate, bootstrap_632, decompose
 from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
 from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
+from ._protocols import one_standard_error_rule
 from ._ranking import average_precision_score, equal_error_rate, pr_auc_score, roc_auc_score
 from ._ranks import adjust_pvalues, bonferroni_dunn, friedman, nemenyi
 from ._rates import (
@@ -71,13 +73,16 @@ __all__ = [
     "average_precision_score",
     "balanced_accuracy_score",
     "bayes_decision",
+    "bayes_error_rate",
     "bonferroni_dunn",
+    "bootstrap_632",
     "classification_report",
     "cochrans_q",
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "corrected_resampled_ttest",
+    "decompose",
     "delong_covariance",
     "delong_test",
     "delong_test_unpaired",
@@ -101,6 +106,7 @@ __all__ = [
     "mean_squared_error",
     "nemenyi",
     "npv_score",
+    "one_standard_error_rule",
     "paired_ttest",
     "pr_auc_score",
     "precision_recall_curve",

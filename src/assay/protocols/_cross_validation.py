@@ -1,0 +1,837 @@
+"""Cross-validation of a model, comparison of two models on the same folds, and the
+one-standard-error rule.
+
+The model is anything with ``fit(X, y)`` and ``predict(X)`` (and ``decision_function``
+or ``predict_proba`` for ranking metrics), or a zero-argument factory returning one.
+assay does not import scikit-learn: a fresh model per split is the factory's result or
+a ``copy.deepcopy`` of the unfitted model given (:mod:`assay.protocols._models`, shared
+with the bootstrap estimators).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import numbers
+import os
+import time
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from assay._results import (
+    ConfidenceInterval,
+    CrossValidationResult,
+    IntervalResult,
+    ModelComparisonResult,
+)
+from assay._validation import check_confidence_level
+from assay.exceptions import DegenerateDataWarning
+from assay.inference._analytic_intervals import mean_ci
+from assay.inference._distributions import critical_value
+from assay.inference._fold_tests import (
+    corrected_resampled_ttest,
+    ftest_5x2cv,
+    paired_ttest,
+    ttest_5x2cv,
+)
+from assay.inference._resampling import resolve_metric
+from assay.protocols._models import model_factory
+from assay.protocols._splitters import KFold, RepeatedKFold, StratifiedKFold, _n_samples
+
+__all__ = ["compare_models", "cross_validate", "one_standard_error_rule"]
+
+# Parameter names that mark a callable metric as one of continuous scores.
+_SCORE_PARAMETERS = ("y_score", "y_prob", "y_proba")
+
+
+# --- Models. ---
+
+
+def _declared_type(model: Any) -> str | None:
+    """'classifier' / 'regressor' when the model says so (scikit-learn's tags), else None."""
+    try:
+        tags = model.__sklearn_tags__()
+        declared = getattr(tags, "estimator_type", None)
+    except Exception:  # any model without (working) tags
+        declared = None
+    declared = declared or getattr(model, "_estimator_type", None)
+    return declared if declared in ("classifier", "regressor") else None
+
+
+def _is_class_target(y: np.ndarray) -> bool:
+    """Labels rather than continuous values: not float, or float with integral values."""
+    if y.dtype.kind != "f":
+        return True
+    return bool(np.all(np.isfinite(y)) and np.all(y == np.round(y)))
+
+
+# --- Data. ---
+
+
+def _targets(y: Any, n: int) -> np.ndarray:
+    array = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim != 1:
+        raise ValueError(f"`y` must be 1-D, got an array of shape {array.shape}.")
+    if array.shape[0] != n:
+        raise ValueError(f"`X` and `y` have different lengths: {n} and {array.shape[0]}.")
+    return array
+
+
+def _take(X: Any, index: np.ndarray) -> Any:
+    """Rows ``index`` of X: pandas by position, arrays (and sparse matrices) by index."""
+    if hasattr(X, "iloc"):
+        return X.iloc[index]
+    if hasattr(X, "shape"):
+        return X[index]
+    return np.asarray(X)[index]
+
+
+# --- Splits. ---
+
+
+def _splitter_for(cv: Any, y: np.ndarray, model: Any, rng: Any) -> Any:
+    """The splitter for ``cv``: an int becomes (Stratified)KFold, like scikit-learn."""
+    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
+        declared = _declared_type(model)
+        stratified = declared != "regressor" and _is_class_target(y)
+        kind = StratifiedKFold if stratified else KFold
+        return kind(int(cv), shuffle=rng is not None, rng=rng)
+    if rng is not None:
+        raise ValueError(
+            "`rng` is used only when `cv` is an integer; give a splitter its own `rng`."
+        )
+    if hasattr(cv, "split"):
+        return cv
+    if isinstance(cv, Iterable) and not isinstance(cv, str | bytes):
+        return cv
+    raise ValueError(
+        "`cv` must be an integer (the number of folds), a splitter with a split method, "
+        f"or an iterable of (train, test) index arrays; got {cv!r}."
+    )
+
+
+def _as_index(values: Any, n: int, what: str, position: int) -> np.ndarray:
+    index = np.asarray(values)
+    if index.dtype.kind == "b" and index.shape == (n,):
+        index = np.flatnonzero(index)
+    if index.ndim != 1 or (index.size and index.dtype.kind not in "iu"):
+        raise ValueError(
+            f"split {position}: the {what} indices must be a 1-D integer array (or a "
+            f"boolean mask of length {n}); got {index.dtype} of shape {index.shape}."
+        )
+    index = index.astype(np.int64, copy=False)
+    if index.shape[0] == 0:
+        raise ValueError(f"split {position}: the {what} set is empty.")
+    if index.min() < 0 or index.max() >= n:
+        raise ValueError(
+            f"split {position}: {what} indices must be in [0, {n - 1}]; got values from "
+            f"{int(index.min())} to {int(index.max())}."
+        )
+    return index
+
+
+def _materialise(
+    splitter: Any, X: Any, y: np.ndarray, n: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    pairs = splitter.split(X, y) if hasattr(splitter, "split") else splitter
+    splits = []
+    for position, pair in enumerate(pairs):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"split {position} is not a (train, test) pair; got {pair!r}."
+            ) from None
+        splits.append(
+            (_as_index(train, n, "train", position), _as_index(test, n, "test", position))
+        )
+    if not splits:
+        raise ValueError("`cv` produced no splits.")
+    return splits
+
+
+def _rounds(splits: Sequence[tuple[np.ndarray, np.ndarray]], n: int) -> np.ndarray:
+    """Round of every split: a new round starts when a test row was already tested.
+
+    The folds of one k-fold partition share a round; each repeat of repeated k-fold is
+    a round; bootstrap resamples (whose out-of-bag sets overlap) mostly get one each.
+    """
+    rounds = np.empty(len(splits), dtype=np.int64)
+    tested = np.zeros(n, dtype=bool)
+    current = 0
+    for position, (_, test) in enumerate(splits):
+        if tested[test].any():
+            current += 1
+            tested[:] = False
+        tested[test] = True
+        rounds[position] = current
+    return rounds
+
+
+# --- Metrics. ---
+
+# (name, function, needs continuous scores, greater_is_better or None)
+_MetricSpec = tuple[str, Callable[..., Any], bool, bool | None]
+
+
+def _metric_specs(metrics: Any, classification: bool) -> list[_MetricSpec]:
+    """(name, function, needs continuous scores, greater_is_better) per metric."""
+    if metrics is None:
+        metrics = ("accuracy_score",) if classification else ("mean_squared_error",)
+    elif isinstance(metrics, str) or callable(metrics):
+        metrics = (metrics,)
+    specs: list[_MetricSpec] = []
+    for metric in metrics:
+        declaration, function, name = resolve_metric(metric)
+        if declaration is not None:
+            needs_scores = declaration.computed_from == "ranking"
+            greater: bool | None = declaration.greater_is_better
+        else:
+            try:
+                parameters = list(inspect.signature(function).parameters)
+            except (TypeError, ValueError):
+                parameters = []
+            needs_scores = len(parameters) > 1 and parameters[1] in _SCORE_PARAMETERS
+            greater = getattr(function, "greater_is_better", None)
+        specs.append((name, function, needs_scores, greater))
+    names = [spec[0] for spec in specs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"`metrics` names a metric twice: {names}.")
+    return specs
+
+
+def _continuous_scores(model: Any, X: Any) -> np.ndarray:
+    """Scores of the positive class: ``decision_function``, else ``predict_proba[:, 1]``.
+
+    scikit-learn's ranking scorers try the same two methods in the same order.
+    """
+    if hasattr(model, "decision_function"):
+        scores = np.asarray(model.decision_function(X), dtype=np.float64)
+    elif hasattr(model, "predict_proba"):
+        probabilities = np.asarray(model.predict_proba(X), dtype=np.float64)
+        if probabilities.ndim != 2 or probabilities.shape[1] != 2:
+            raise ValueError(
+                "ranking metrics need a binary problem; `predict_proba` returned shape "
+                f"{probabilities.shape}."
+            )
+        scores = probabilities[:, 1]
+    else:
+        raise TypeError(
+            "a ranking metric needs continuous scores, but the model has neither "
+            "decision_function nor predict_proba."
+        )
+    if scores.ndim != 1:
+        raise ValueError(
+            f"ranking metrics need a binary problem; the model's scores have shape {scores.shape}."
+        )
+    return scores
+
+
+# --- One split. ---
+
+
+def _evaluate_split(
+    make_model: Callable[[], Any],
+    X: Any,
+    y: np.ndarray,
+    split: tuple[np.ndarray, np.ndarray],
+    specs: list[_MetricSpec],
+    want_scores: bool,
+) -> tuple[np.ndarray, np.ndarray | None, list[float], float, float]:
+    train, test = split
+    model = make_model()
+    start = time.perf_counter()
+    model.fit(_take(X, train), y[train])
+    fitted = time.perf_counter()
+    X_test, y_test = _take(X, test), y[test]
+    predictions = np.asarray(model.predict(X_test))
+    scores = _continuous_scores(model, X_test) if want_scores else None
+    values = [
+        float(function(y_test, scores if needs_scores else predictions))
+        for _, function, needs_scores, _ in specs
+    ]
+    return predictions, scores, values, fitted - start, time.perf_counter() - fitted
+
+
+def _n_workers(n_jobs: Any) -> int:
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"`n_jobs` must be a positive integer or -1 (all cores); got {n_jobs!r}.")
+    if n_jobs < 0:
+        return os.cpu_count() or 1
+    return int(n_jobs)
+
+
+# --- Summaries. ---
+
+
+def _nan_interval(confidence_level: float, method: str, n: int) -> IntervalResult:
+    return IntervalResult(
+        estimate=math.nan,
+        confidence_interval=ConfidenceInterval(math.nan, math.nan),
+        standard_error=math.nan,
+        confidence_level=confidence_level,
+        method=method,
+        n=n,
+    )
+
+
+def _summaries(
+    name: str,
+    values: np.ndarray,
+    ratio: float,
+    confidence_level: float,
+) -> tuple[float, float, IntervalResult, IntervalResult]:
+    """Mean, sample std, t interval and Nadeau-Bengio corrected interval of one metric."""
+    splits = values.shape[0]
+    if splits < 2 or not np.all(np.isfinite(values)):
+        if splits < 2:
+            warnings.warn(
+                f"`cv` gave a single split: the spread of `{name}` and its intervals are "
+                "undefined (NaN).",
+                DegenerateDataWarning,
+                stacklevel=4,
+            )
+        mean = float(values.mean()) if splits else math.nan
+        return (
+            mean,
+            math.nan,
+            _nan_interval(confidence_level, "t", splits),
+            _nan_interval(confidence_level, "nadeau-bengio", splits),
+        )
+    if np.all(values == values[0]):
+        warnings.warn(
+            f"all {splits} split scores of `{name}` are equal ({values[0].item()!r}); "
+            "their standard deviation is 0 and the intervals have zero width.",
+            DegenerateDataWarning,
+            stacklevel=4,
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        interval = mean_ci(values, confidence_level=confidence_level)
+    std = float(interval.details["standard_deviation"])
+    factor = 1.0 / splits + ratio
+    standard_error = math.sqrt(factor) * std
+    critical = critical_value(confidence_level, float(splits - 1))
+    corrected = IntervalResult(
+        estimate=interval.estimate,
+        confidence_interval=ConfidenceInterval(
+            interval.estimate - critical * standard_error,
+            interval.estimate + critical * standard_error,
+        ),
+        standard_error=standard_error,
+        confidence_level=confidence_level,
+        method="nadeau-bengio",
+        n=splits,
+        details=MappingProxyType(
+            {"df": float(splits - 1), "critical_value": critical, "variance_factor": factor}
+        ),
+    )
+    return interval.estimate, std, interval, corrected
+
+
+def _pooled(
+    outputs: list[Any], splits: list[tuple[np.ndarray, np.ndarray]], n: int
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Out-of-fold predictions and scores per round, and the split of every entry."""
+    rounds = _rounds(splits, n)
+    n_rounds = int(rounds[-1]) + 1
+    dtype = np.result_type(*[output[0] for output in outputs])
+    oof_pred = (
+        np.full((n_rounds, n), np.nan, dtype=dtype)
+        if dtype.kind in "fc"
+        else np.zeros((n_rounds, n), dtype=dtype)
+    )
+    want_scores = outputs[0][1] is not None
+    oof_score = np.full((n_rounds, n), np.nan) if want_scores else None
+    oof_fold = np.full((n_rounds, n), -1, dtype=np.int64)
+    for position, ((_, test), output) in enumerate(zip(splits, outputs, strict=True)):
+        row = rounds[position]
+        oof_pred[row, test] = output[0]
+        if oof_score is not None:
+            oof_score[row, test] = output[1]
+        oof_fold[row, test] = position
+    return oof_pred, oof_score, oof_fold
+
+
+def _run(
+    model: Any,
+    X: Any,
+    y: Any,
+    *,
+    cv: Any,
+    metrics: Any,
+    rng: Any,
+    n_jobs: Any,
+    confidence_level: Any,
+    return_scores: bool,
+    model_name: str = "model",
+    splits: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    min_splits: int = 1,
+) -> tuple[CrossValidationResult, list[tuple[np.ndarray, np.ndarray]], Any]:
+    """cross_validate's work; also returns the splits and the splitter it used."""
+    confidence_level = check_confidence_level(confidence_level)
+    workers = _n_workers(n_jobs)
+    make_model = model_factory(model, model_name)
+    n = _n_samples(X)
+    targets = _targets(y, n)
+    # the model itself, or one made by the factory, tells whether it is a regressor
+    probe = model if not isinstance(model, type) and hasattr(model, "fit") else make_model()
+    classification = _declared_type(probe) != "regressor" and _is_class_target(targets)
+    specs = _metric_specs(metrics, classification)
+    splitter = _splitter_for(cv, targets, probe, rng) if splits is None else cv
+    if splits is None:
+        splits = _materialise(splitter, X, targets, n)
+    if len(splits) < min_splits:
+        raise ValueError(
+            f"`cv` gave {len(splits)} split; comparing models needs at least {min_splits}."
+        )
+    want_scores = return_scores or any(spec[2] for spec in specs)
+
+    def evaluate(split: tuple[np.ndarray, np.ndarray]) -> Any:
+        return _evaluate_split(make_model, X, targets, split, specs, want_scores)
+
+    if workers == 1 or len(splits) == 1:
+        outputs = [evaluate(split) for split in splits]
+    else:
+        with ThreadPoolExecutor(max_workers=min(workers, len(splits))) as pool:
+            outputs = list(pool.map(evaluate, splits))
+
+    n_train = np.array([train.shape[0] for train, _ in splits], dtype=np.int64)
+    n_test = np.array([test.shape[0] for _, test in splits], dtype=np.int64)
+    ratio = float(n_test.mean() / n_train.mean())
+    scores: dict[str, np.ndarray] = {}
+    means: dict[str, float] = {}
+    stds: dict[str, float] = {}
+    intervals: dict[str, IntervalResult] = {}
+    corrected: dict[str, IntervalResult] = {}
+    for column, (name, *_) in enumerate(specs):
+        values = np.array([output[2][column] for output in outputs], dtype=np.float64)
+        scores[name] = values
+        means[name], stds[name], intervals[name], corrected[name] = _summaries(
+            name, values, ratio, confidence_level
+        )
+    oof_pred, oof_score, oof_fold = _pooled(outputs, splits, n)
+    result = CrossValidationResult(
+        metrics=tuple(spec[0] for spec in specs),
+        scores=MappingProxyType(scores),
+        mean=MappingProxyType(means),
+        std=MappingProxyType(stds),
+        interval=MappingProxyType(intervals),
+        corrected_interval=MappingProxyType(corrected),
+        confidence_level=confidence_level,
+        n_train=n_train,
+        n_test=n_test,
+        fit_time=np.array([output[3] for output in outputs]),
+        score_time=np.array([output[4] for output in outputs]),
+        oof_pred=oof_pred,
+        oof_score=oof_score,
+        oof_fold=oof_fold,
+        rng_seed=getattr(splitter, "seed", None),
+    )
+    return result, splits, splitter
+
+
+# --- Public functions. ---
+
+
+def cross_validate(
+    model: Any,
+    X: Any,
+    y: Any,
+    *,
+    cv: Any = 5,
+    metrics: Any = None,
+    rng: Any = None,
+    n_jobs: int = 1,
+    confidence_level: float = 0.95,
+    return_scores: bool = False,
+) -> CrossValidationResult:
+    """Cross-validated scores of a model: per split, their mean, spread and intervals,
+    and the pooled out-of-fold predictions.
+
+    Parameters
+    ----------
+    model : object or callable
+        An unfitted model with ``fit(X, y)`` and ``predict(X)`` (and
+        ``decision_function`` or ``predict_proba`` for ranking metrics), or a
+        zero-argument factory returning one.  Every split gets a fresh model: the
+        factory's result, or ``copy.deepcopy(model)``.
+    X : array-like of shape (n_samples, ...)
+        The data; rows are taken with ``X[index]`` (``X.iloc[index]`` for pandas).
+    y : array-like of shape (n_samples,)
+        Targets.
+    cv : int, splitter or iterable of (train, test), default=5
+        An integer ``k`` gives k folds: :class:`StratifiedKFold` for class targets
+        (integers, booleans, strings, integral floats) unless the model declares
+        itself a regressor (scikit-learn's tags), :class:`KFold` otherwise.  Without
+        ``rng`` the folds are contiguous (not shuffled), as in scikit-learn; with
+        ``rng`` they are shuffled.  Or any object with ``split(X, y)`` (the assay
+        splitters, scikit-learn's), or an iterable of ``(train_index, test_index)``.
+    metrics : str, callable or sequence of them, optional
+        assay metric names (``'accuracy_score'``, ``'roc_auc_score'``, ...) or
+        callables ``f(y_true, y_pred)``.  Default: ``'accuracy_score'`` for class
+        targets, ``'mean_squared_error'`` otherwise.  Ranking metrics (and callables
+        whose second parameter is named ``y_score``, ``y_prob`` or ``y_proba``)
+        receive continuous scores: ``decision_function(X)`` if the model has it, else
+        the second column of ``predict_proba(X)`` (scikit-learn's ranking scorers try
+        the same methods in the same order); they need a binary target.
+    rng : None, int or numpy.random.Generator, default=None
+        Seed of the shuffled folds when ``cv`` is an integer (an error otherwise:
+        give the splitter its own ``rng``).
+    n_jobs : int, default=1
+        Threads evaluating splits at once (-1: one per core).  Results are the same for
+        any ``n_jobs`` (each split has its own fresh model and its own place in the
+        result) provided the model itself is deterministic.
+    confidence_level : float, default=0.95
+        Level of the two intervals of the mean.
+    return_scores : bool, default=False
+        Compute the continuous scores (``oof_score``) even when no ranking metric asks
+        for them, e.g. to draw a pooled ROC curve.
+
+    Returns
+    -------
+    CrossValidationResult
+        ``scores[metric]`` per split, ``mean``, ``std`` (``ddof=1``), ``interval``
+        (t interval), ``corrected_interval`` (Nadeau & Bengio), ``n_train``,
+        ``n_test``, ``fit_time``, ``score_time``, ``oof_pred``, ``oof_score``,
+        ``oof_fold`` and ``rng_seed``.
+
+    Raises
+    ------
+    ValueError
+        ``X`` and ``y`` of different lengths; a bad ``cv`` (too many folds, a split
+        with an empty or out-of-range index set), ``rng`` with a splitter, an unknown
+        metric name, a bad ``n_jobs`` or ``confidence_level``.
+    TypeError
+        ``model`` without fit/predict (or a factory returning such a thing); a ranking
+        metric for a model with neither ``decision_function`` nor ``predict_proba``.
+
+    Warns
+    -----
+    DegenerateDataWarning
+        All split scores of a metric equal (zero-width intervals), or a single split
+        (NaN spread and intervals); a class smaller than the number of folds.
+
+    Notes
+    -----
+    Source 000, Algorithm 1 and eq. 9: ``Err_CV = (1/k) sum_i Err_i``; source 003's
+    recommended procedure: report the mean and standard deviation of the k estimates,
+    or a 95 % interval around the mean.
+
+    ``interval`` is ``mean ± t_{J-1} s / sqrt(J)`` over the ``J`` splits
+    (:func:`assay.mean_ci`).  It treats the split scores as independent, but their
+    training sets overlap (each pair of k-fold training sets shares ``(k-2)/(k-1)`` of
+    its rows), so the scores are positively correlated and the interval is too narrow
+    (Dietterich 1998; Bengio & Grandvalet 2004 show that no unbiased estimator of the
+    variance of k-fold CV exists).  ``corrected_interval`` applies Nadeau & Bengio's
+    (2003, section 5) correction: ``mean ± t_{J-1} sqrt((1/J + n_test/n_train) s^2)``,
+    with ``n_test / n_train`` the ratio of the mean test and training sizes; for
+    ``k``-fold CV (``J = k r`` over ``r`` repeats) the factor is ``1/J + 1/(k-1)``.
+    It is the variance of :func:`assay.corrected_resampled_ttest`, derived for
+    random subsampling and used for repeated k-fold by Bouckaert & Frank (2004); it is
+    a heuristic, conservative rather than exact, and for bootstrap splits (training
+    rows repeated) it has no derivation at all.
+
+    Pooled out-of-fold predictions: the splits are grouped into *rounds*; a split
+    starts a new round when one of its test rows was already tested in the current
+    round.  A k-fold partition is one round, each repeat of repeated k-fold is one
+    round, a bootstrap resample usually one round of its own.  ``oof_pred[r]`` holds
+    every row's out-of-fold prediction in round ``r`` (rows not tested in it have
+    ``oof_fold[r] == -1``), so ``assay.roc_curve(y, result.oof_score[0])`` is the
+    pooled ROC curve of a k-fold run, and per repeat for repeated k-fold.
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio, "Inference for the generalization error", Machine
+    Learning 52 (2003).  R. R. Bouckaert and E. Frank, "Evaluating the replicability
+    of significance tests for comparing learning algorithms", PAKDD (2004).
+    T. G. Dietterich, "Approximate statistical tests for comparing supervised
+    classification learning algorithms", Neural Computation 10 (1998).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.protocols import cross_validate
+    >>> class Threshold:
+    ...     def fit(self, X, y):
+    ...         return self
+    ...     def predict(self, X):
+    ...         return (X[:, 0] > 0.5).astype(int)
+    >>> X = np.linspace(0, 1, 20).reshape(-1, 1)
+    >>> y = (X[:, 0] > 0.45).astype(int)
+    >>> result = cross_validate(Threshold(), X, y, cv=5)
+    >>> result.scores["accuracy_score"].tolist()
+    [0.75, 1.0, 1.0, 1.0, 1.0]
+    >>> round(result.mean["accuracy_score"], 2), result.oof_pred.shape
+    (0.95, (1, 20))
+    """
+    result, _, _ = _run(
+        model,
+        X,
+        y,
+        cv=cv,
+        metrics=metrics,
+        rng=rng,
+        n_jobs=n_jobs,
+        confidence_level=confidence_level,
+        return_scores=return_scores,
+    )
+    return result
+
+
+def _is_five_by_two(splitter: Any) -> bool:
+    return (
+        isinstance(splitter, RepeatedKFold) and splitter.n_splits == 2 and splitter.n_repeats == 5
+    )
+
+
+def compare_models(
+    model_a: Any,
+    model_b: Any,
+    X: Any,
+    y: Any,
+    *,
+    cv: Any = 10,
+    metric: Any = None,
+    rng: Any = None,
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    n_jobs: int = 1,
+) -> ModelComparisonResult:
+    """Two models cross-validated on the same splits, and tests of their difference.
+
+    Parameters
+    ----------
+    model_a, model_b : object or callable
+        Models (or factories), as in :func:`cross_validate`.
+    X, y : array-like
+        Data and targets.
+    cv : int, splitter or iterable of (train, test), default=10
+        As in :func:`cross_validate`; the splits are drawn once and used for both
+        models.  ``RepeatedKFold(2, 5)`` or ``RepeatedStratifiedKFold(2, 5)`` (the
+        5x2cv design) adds Dietterich's t-test and Alpaydin's F-test.
+    metric : str or callable, optional
+        One metric (default as in :func:`cross_validate`).
+    rng : None, int or numpy.random.Generator, default=None
+        Seed of the folds when ``cv`` is an integer.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        For the t-tests; ``'greater'``: model A's metric is larger on average.
+    confidence_level : float, default=0.95
+        Level of the intervals of the mean difference.
+    n_jobs : int, default=1
+        Threads, as in :func:`cross_validate`.
+
+    Returns
+    -------
+    ModelComparisonResult
+        ``scores_a``, ``scores_b``, ``differences = scores_a - scores_b`` per split,
+        ``paired_ttest``, ``corrected_ttest``, ``ttest_5x2cv`` and ``ftest_5x2cv``
+        (None unless 5x2cv), ``n_train``, ``n_test``, and both
+        :class:`CrossValidationResult`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`cross_validate`; fewer than 2 splits; a bad ``alternative``.
+
+    Warns
+    -----
+    DegenerateDataWarning
+        Identical or constant differences (from the tests).
+
+    Notes
+    -----
+    * ``paired_ttest``: ``t = d_bar / (s_d / sqrt(J))`` with ``J - 1`` degrees of
+      freedom (source 000, Algorithm 2; source 003's worked example).  It ignores the
+      overlap of the training sets, so its type-I error is too high (Dietterich 1998).
+    * ``corrected_ttest``: Nadeau & Bengio (2003) replace ``1/J`` by
+      ``1/J + n_test/n_train`` (mean sizes over the splits); with 10 x 10-fold CV this
+      is the test Bouckaert & Frank (2004) recommend.
+    * 5x2cv: ``ttest_5x2cv`` (Dietterich 1998, t with 5 degrees of freedom) and
+      ``ftest_5x2cv`` (Alpaydin 1999, F with (10, 5)); splits ``2i`` and ``2i + 1`` are
+      the two folds of replication ``i``.
+
+    The sign of the differences follows the metric: for an error rate, a positive
+    difference means model A errs more.
+
+    References
+    ----------
+    T. G. Dietterich, Neural Computation 10 (1998); E. Alpaydin, Neural Computation 11
+    (1999); C. Nadeau and Y. Bengio, Machine Learning 52 (2003); R. R. Bouckaert and
+    E. Frank, PAKDD (2004).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.protocols import RepeatedStratifiedKFold, compare_models
+    >>> class Threshold:
+    ...     def __init__(self, cut):
+    ...         self.cut = cut
+    ...     def fit(self, X, y):
+    ...         return self
+    ...     def predict(self, X):
+    ...         return (X[:, 0] > self.cut).astype(int)
+    >>> generator = np.random.default_rng(0)
+    >>> X = generator.normal(size=(200, 1))
+    >>> y = (X[:, 0] + generator.normal(scale=0.5, size=200) > 0).astype(int)
+    >>> result = compare_models(
+    ...     Threshold(0.0), Threshold(1.0), X, y, cv=RepeatedStratifiedKFold(2, 5, rng=1)
+    ... )
+    >>> bool(result.differences.mean() > 0), result.ftest_5x2cv.df
+    (True, (10.0, 5.0))
+    """
+    model_factory(model_b, "model_b")  # fail before model A is cross-validated
+    result_a, splits, splitter = _run(
+        model_a,
+        X,
+        y,
+        cv=cv,
+        metrics=metric if metric is None else (metric,),
+        rng=rng,
+        n_jobs=n_jobs,
+        confidence_level=confidence_level,
+        return_scores=False,
+        model_name="model_a",
+        min_splits=2,
+    )
+    name = result_a.metrics[0]
+    result_b, _, _ = _run(
+        model_b,
+        X,
+        y,
+        cv=splitter,
+        metrics=(metric if metric is not None else name,),
+        rng=None,
+        n_jobs=n_jobs,
+        confidence_level=confidence_level,
+        return_scores=False,
+        model_name="model_b",
+        splits=splits,
+    )
+    scores_a, scores_b = result_a.scores[name], result_b.scores[name]
+    n_train, n_test = result_a.n_train, result_a.n_test
+    five_by_two = _is_five_by_two(splitter)
+    grid_a, grid_b = (
+        (scores_a.reshape(5, 2), scores_b.reshape(5, 2)) if five_by_two else (None, None)
+    )
+    _, _, _, greater = _metric_specs((metric if metric is not None else name,), True)[0]
+    return ModelComparisonResult(
+        metric=name,
+        greater_is_better=greater,
+        scores_a=scores_a,
+        scores_b=scores_b,
+        differences=scores_a - scores_b,
+        paired_ttest=paired_ttest(
+            scores_a, scores_b, alternative=alternative, confidence_level=confidence_level
+        ),
+        corrected_ttest=corrected_resampled_ttest(
+            scores_a,
+            scores_b,
+            float(n_train.mean()),
+            float(n_test.mean()),
+            alternative=alternative,
+            confidence_level=confidence_level,
+        ),
+        ttest_5x2cv=ttest_5x2cv(grid_a, grid_b, alternative=alternative) if five_by_two else None,
+        ftest_5x2cv=ftest_5x2cv(grid_a, grid_b) if five_by_two else None,
+        n_train=n_train,
+        n_test=n_test,
+        result_a=result_a,
+        result_b=result_b,
+    )
+
+
+def _finite_vector(values: Any, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(f"`{name}` must be a non-empty 1-D array; got shape {array.shape}.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"`{name}` contains NaN or infinite values; they must be finite.")
+    return array
+
+
+def one_standard_error_rule(
+    means: Any,
+    standard_errors: Any,
+    *,
+    greater_is_better: bool,
+    complexity: Any = None,
+) -> int:
+    """Index of the simplest model within one standard error of the best.
+
+    Parameters
+    ----------
+    means : array-like of shape (m,)
+        Cross-validated mean error (or score) of each of ``m`` candidate models.
+    standard_errors : array-like of shape (m,)
+        Their standard errors (e.g. ``std / sqrt(k)`` over k folds), non-negative.
+    greater_is_better : bool
+        False for errors and losses (lower is better), True for scores (accuracy,
+        AUC).  Required: the rule points the opposite way for the two.
+    complexity : array-like of shape (m,), optional
+        Complexity of each model (degree, number of features, 1/lambda, ...).  Default:
+        the order given, first = simplest.
+
+    Returns
+    -------
+    int
+        Position (in ``means``) of the chosen model.
+
+    Raises
+    ------
+    ValueError
+        Arrays empty, not 1-D, of different lengths, or not finite; a negative
+        standard error.
+
+    Notes
+    -----
+    Source 001, "The one standard error rule" (Hastie, Tibshirani & Friedman 2001,
+    section 7.10, p. 216): let ``b`` be the best model (lowest mean error; highest mean
+    score when ``greater_is_better``).  Every model with
+    ``mean <= mean_b + se_b`` (``mean >= mean_b - se_b`` for scores) is a candidate;
+    the rule picks the candidate of lowest complexity, ties going to the better mean
+    and then to the first position.  The standard error used is the best model's.
+
+    Examples
+    --------
+    >>> from assay.protocols import one_standard_error_rule
+    >>> errors = [0.30, 0.21, 0.18, 0.17, 0.19]  # degree 1 .. 5
+    >>> standard_errors = [0.02, 0.02, 0.015, 0.015, 0.02]
+    >>> one_standard_error_rule(errors, standard_errors, greater_is_better=False)
+    2
+    """
+    mean = _finite_vector(means, "means")
+    error = _finite_vector(standard_errors, "standard_errors")
+    if error.shape != mean.shape:
+        raise ValueError(
+            f"`means` and `standard_errors` have different lengths: {mean.shape[0]} and "
+            f"{error.shape[0]}."
+        )
+    if np.any(error < 0.0):
+        raise ValueError(
+            f"`standard_errors` contains {int(np.count_nonzero(error < 0.0))} negative "
+            "values; standard errors must be non-negative."
+        )
+    if complexity is None:
+        order = np.arange(mean.shape[0], dtype=np.float64)
+    else:
+        order = _finite_vector(complexity, "complexity")
+        if order.shape != mean.shape:
+            raise ValueError(
+                f"`means` and `complexity` have different lengths: {mean.shape[0]} and "
+                f"{order.shape[0]}."
+            )
+    sign = -1.0 if greater_is_better else 1.0  # work with "lower is better"
+    loss = sign * mean
+    best = int(np.argmin(loss))
+    candidates = np.flatnonzero(loss <= loss[best] + error[best])
+    # lowest complexity, then better mean, then first position
+    chosen = min(candidates, key=lambda i: (order[i], loss[i], i))
+    return int(chosen)
