@@ -1,0 +1,52 @@
+"""Result types.
+
+Curves are NamedTuples so they unpack like scikit-learn's tuples.  The results of the
+inference functions (bootstrap intervals, comparisons, permutation tests) are frozen
+dataclasses with named fields, a readable ``repr`` and ``to_dict()``; their
+:class:`ConfidenceInterval` is a NamedTuple that unpacks like scipy's.
+"""
+
+from __future__ import annotations
+
+from assay._results._base import (
+    ConfidenceInterval,
+    ConfusionAtThresholds,
+    DetCurve,
+    PrecisionRecallCurve,
+    RocCurve,
+)
+from assay._results._inference import (
+    AucCovariance,
+    BootstrapResult,
+    ComparisonResult,
+    IntervalResult,
+    PermutationTestResult,
+    TestResult,
+)
+from assay._results._protocols import (
+    BiasVarianceResult,
+    Bootstrap632Result,
+    CrossValidationResult,
+    ModelComparisonResult,
+)
+from assay._results._ranks import FriedmanResult, PosthocResult
+
+__all__ = [
+    "AucCovariance",
+    "BiasVarianceResult",
+    "Bootstrap632Result",
+    "BootstrapResult",
+    "ComparisonResult",
+    "ConfidenceInterval",
+    "ConfusionAtThresholds",
+    "CrossValidationResult",
+    "DetCurve",
+    "FriedmanResult",
+    "IntervalResult",
+    "ModelComparisonResult",
+    "PermutationTestResult",
+    "PosthocResult",
+    "PrecisionRecallCurve",
+    "RocCurve",
+    "TestResult",
+]
