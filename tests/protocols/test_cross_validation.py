@@ -559,7 +559,7 @@ def test_one_standard_error_rule_errors(kwargs, message):
         one_standard_error_rule(**kwargs, greater_is_better=False)
 
 
-@pytest.mark.parametrize("module_name", ["_splitters", "_cross_validation"])
+@pytest.mark.parametrize("module_name", ["_splitters", "_cross_validation", "_model_selection"])
 def test_docstring_examples_run(module_name):
     import doctest
     import importlib

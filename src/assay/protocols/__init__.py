@@ -17,11 +17,7 @@ from assay.protocols._bias_variance import (
     bias_variance,
 )
 from assay.protocols._bootstrap_estimators import bootstrap_632
-from assay.protocols._cross_validation import (
-    compare_models,
-    cross_validate,
-    one_standard_error_rule,
-)
+from assay.protocols._cross_validation import cross_validate
 from assay.protocols._decomposition import decompose
 from assay.protocols._generators import (
     bayes_error_rate,
@@ -29,6 +25,7 @@ from assay.protocols._generators import (
     polynomial_truth,
     two_gaussians,
 )
+from assay.protocols._model_selection import compare_models, one_standard_error_rule
 from assay.protocols._splitters import (
     BootstrapOutOfBag,
     KFold,
