@@ -15,12 +15,8 @@ from assay.inference._analytic_intervals import (
 from assay.inference._bootstrap import bootstrap
 from assay.inference._compare import compare
 from assay.inference._contingency import cochrans_q, mcnemar
-from assay.inference._delong import (
-    auc_ci,
-    delong_covariance,
-    delong_test,
-    delong_test_unpaired,
-)
+from assay.inference._delong import auc_ci, delong_covariance
+from assay.inference._delong_tests import delong_test, delong_test_unpaired
 from assay.inference._fold_tests import (
     corrected_resampled_ttest,
     ftest_5x2cv,
