@@ -17,7 +17,7 @@ from assay._results import Bootstrap632Result
 from assay._validation import check_n_resamples, check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._resampling import resolve_seed
-from assay.protocols._models import model_factory
+from assay.protocols._models import model_factory, targets
 
 __all__ = ["bootstrap_632"]
 
@@ -52,19 +52,6 @@ def _n_rows(X: Any) -> int:
     if len(shape) == 0:
         raise ValueError("`X` must have one row per example; got a scalar.")
     return int(shape[0])
-
-
-def _targets(y: Any, n: int) -> np.ndarray:
-    array = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
-    if array.ndim == 2 and array.shape[1] == 1:
-        array = array.ravel()
-    if array.ndim != 1:
-        raise ValueError(f"`y` must be 1-D, got an array of shape {array.shape}.")
-    if array.shape[0] != n:
-        raise ValueError(f"`X` and `y` have different lengths: {n} and {array.shape[0]}.")
-    if n < 2:
-        raise ValueError(f"`X` and `y` must have at least 2 rows; got {n}.")
-    return array
 
 
 def _loss_function(loss: Any) -> tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
@@ -255,7 +242,9 @@ def bootstrap_632(
     loss_name, loss_function = _loss_function(loss)
     make_model = model_factory(model)
     n = _n_rows(X)
-    y = _targets(y, n)
+    y = targets(y, n)
+    if n < 2:
+        raise ValueError(f"`X` and `y` must have at least 2 rows; got {n}.")
     seed = resolve_seed(rng)
 
     full_model = make_model()

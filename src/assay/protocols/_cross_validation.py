@@ -36,6 +36,7 @@ from assay.inference._analytic_intervals import mean_ci
 from assay.inference._distributions import critical_value
 from assay.inference._resampling import resolve_metric
 from assay.protocols._models import model_factory
+from assay.protocols._models import targets as target_vector
 from assay.protocols._splitters import KFold, StratifiedKFold, _n_samples
 
 __all__ = ["cross_validate"]
@@ -66,17 +67,6 @@ def _is_class_target(y: np.ndarray) -> bool:
 
 
 # --- Data. ---
-
-
-def _targets(y: Any, n: int) -> np.ndarray:
-    array = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
-    if array.ndim == 2 and array.shape[1] == 1:
-        array = array.ravel()
-    if array.ndim != 1:
-        raise ValueError(f"`y` must be 1-D, got an array of shape {array.shape}.")
-    if array.shape[0] != n:
-        raise ValueError(f"`X` and `y` have different lengths: {n} and {array.shape[0]}.")
-    return array
 
 
 def _take(X: Any, index: np.ndarray) -> Any:
@@ -375,7 +365,7 @@ def _run(
     workers = _n_workers(n_jobs)
     make_model = model_factory(model, model_name)
     n = _n_samples(X)
-    targets = _targets(y, n)
+    targets = target_vector(y, n)
     # the model itself, or one made by the factory, tells whether it is a regressor
     probe = model if not isinstance(model, type) and hasattr(model, "fit") else make_model()
     classification = _declared_type(probe) != "regressor" and _is_class_target(targets)

@@ -1,4 +1,5 @@
-"""Fresh, unfitted models for resampling protocols (assay does not import scikit-learn).
+"""Fresh, unfitted models for resampling protocols (assay does not import scikit-learn),
+and the target vector the protocols share.
 
 A *model* is an object with ``fit`` and ``predict`` methods, or a zero-argument
 factory (a function, or a class whose instances have ``fit`` and ``predict``) that
@@ -11,6 +12,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 __all__: list[str] = []
 
@@ -48,3 +51,15 @@ def model_factory(model: Any, name: str = "model") -> Callable[[], Any]:
 def fresh_model(model: Any, name: str = "model") -> Any:
     """One fresh, unfitted model from ``model`` (see :func:`model_factory`)."""
     return model_factory(model, name)()
+
+
+def targets(y: Any, n: int) -> np.ndarray:
+    """``y`` as a 1-D array of ``n`` targets (a pandas object or an (n, 1) column works)."""
+    array = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim != 1:
+        raise ValueError(f"`y` must be 1-D, got an array of shape {array.shape}.")
+    if array.shape[0] != n:
+        raise ValueError(f"`X` and `y` have different lengths: {n} and {array.shape[0]}.")
+    return array
