@@ -70,6 +70,7 @@ from assay.metrics import (
 )
 from assay.protocols import (
     bias_variance,
+    bootstrap_632,
     compare_models,
     cross_validate,
     decompose,
@@ -94,6 +95,7 @@ __all__ = [
     "bias_variance",
     "bonferroni_dunn",
     "bootstrap",
+    "bootstrap_632",
     "classification_report",
     "cochrans_q",
     "cohen_kappa_score",
