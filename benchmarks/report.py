@@ -635,6 +635,7 @@ def summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
         lines.append(line + ".")
     lines += resampling_summary(speed, memory)
     lines += delong_summary(speed)
+    lines += protocols_summary(speed) + bias_variance_summary(speed)
     return [*lines, ""]
 
 
@@ -862,6 +863,47 @@ def bias_variance_tables(speed: dict[str, Any]) -> list[str]:
         "Goals are judged at 1000 rounds; assay's time is the whole call, decomposition included.",
         "",
     ]
+
+
+def protocols_summary(speed: dict[str, Any]) -> list[str]:
+    """One line: the per-fold overhead of ``cross_validate`` at the largest size measured."""
+    entries = protocols_entries(speed)
+    case = "cross_validate-overhead"
+    sizes = _sizes(entries, case, "assay")
+    if not sizes:
+        return []
+    mine = entries[(case, "assay", sizes[-1])]
+    info = mine["info"]
+    share = mine["seconds"] / info["n_folds"] / info["reference_fit_seconds"]
+    met = "met" if share <= info["negligible_share"] else "**missed**"
+    return [
+        f"- Cross-validation overhead per fold at n = {format_size(sizes[-1])} at most "
+        f"{100 * info['negligible_share']:g} % of a LogisticRegression fit (our reading of "
+        f'"negligible"): {met} ({100 * share:.1f} %).'
+    ]
+
+
+def bias_variance_summary(speed: dict[str, Any]) -> list[str]:
+    """One line per bias-variance peer judged at its goal's number of rounds."""
+    lines = []
+    for case, peer_name, _ in BIAS_VARIANCE_CASES:
+        found = {}
+        for bench in speed["benchmarks"]:
+            info = bench["extra_info"]
+            if info.get("suite") == BIAS_VARIANCE_SUITE and info.get("case") == case:
+                found[info["implementation"]] = (info, bench["stats"])
+        if "assay" not in found or peer_name not in found:
+            continue
+        info, mine = found["assay"]
+        if info["n_rounds"] != info["goal_rounds"]:
+            continue
+        ratio = found[peer_name][1]["median"] / mine["median"]
+        met = "met" if ratio >= info["goal"] else "**missed**"
+        lines.append(
+            f"- Bias-variance Monte Carlo, {info['n_rounds']} rounds, at least "
+            f"{info['goal']:g}x faster, against {peer_name}: {met} ({ratio:.1f}x)."
+        )
+    return lines
 
 
 def _load(path: Path) -> dict[str, Any] | None:
