@@ -56,6 +56,13 @@ def _binary_ranking(rng: np.random.Generator, both_classes: bool) -> Inputs:
     return (y, s), {"sample_weight": w}
 
 
+def _two_models(rng: np.random.Generator) -> Inputs:
+    """Binary labels and the scores of two models on them (DeLong's covariance)."""
+    (y, s), options = _binary_ranking(rng, True)
+    other = s + np.round(rng.normal(size=s.shape[0]), int(rng.integers(0, 3)))
+    return (y, s, other), options
+
+
 def _multiclass_ranking(rng: np.random.Generator) -> Inputs:
     k = int(rng.integers(3, 5))
     n = int(rng.integers(k, 60))
@@ -133,6 +140,7 @@ CHECKS: tuple[Check, ...] = (
     Check("roc_auc_score", lambda r: _binary_ranking(r, True), ({}, {"max_fpr": 0.3})),
     Check("roc_auc_score", _multiclass_ranking, ({"multi_class": "ovr"}, {"multi_class": "ovo"})),
     Check("average_precision_score", lambda r: _binary_ranking(r, True)),
+    Check("delong_covariance", _two_models),
     Check(
         "pr_auc_score",
         lambda r: _binary_ranking(r, True),
@@ -173,6 +181,8 @@ def _close(ours: Any, theirs: Any) -> bool:
             and all(_close(ours[key], theirs[key]) for key in theirs)
         )
     if isinstance(theirs, (tuple, list)):
+        if not isinstance(ours, (tuple, list)) and hasattr(ours, "__iter__"):
+            ours = tuple(ours)  # a result that unpacks like the reference's tuple
         return len(ours) == len(theirs) and all(
             _close(a, b) for a, b in zip(ours, theirs, strict=True)
         )

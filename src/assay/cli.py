@@ -108,6 +108,16 @@ def demo(n_samples: int = DEMO_SIZE, seed: int = DEMO_SEED, out: Any = None) -> 
         f"[{low:.4f}, {high:.4f}], p = {comparison.pvalue:.4g} ({elapsed:.2f} s)",
         file=out,
     )
+    start = time.perf_counter()
+    test = assay.delong_test(y_true, y_score, weaker)
+    elapsed = time.perf_counter() - start
+    assert test.confidence_interval is not None
+    low, high = test.confidence_interval
+    print(
+        f"DeLong's test of the same difference (no resampling): {test.estimate:.4f} "
+        f"[{low:.4f}, {high:.4f}], z = {test.statistic:.1f} ({elapsed:.2f} s)",
+        file=out,
+    )
     return 0
 
 
