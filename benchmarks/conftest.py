@@ -114,6 +114,46 @@ def labels() -> Callable[[int, int], tuple[np.ndarray, np.ndarray]]:
 # ------------------------------------------------------------------------ protocol
 
 
+def rounds_for(seconds: float, long_run_seconds: float | None = None) -> int:
+    """Timed rounds for a call of ``seconds``: about ``ROUND_BUDGET_SECONDS`` worth, within
+    [``MIN_ROUNDS``, ``MAX_ROUNDS``]; one round for a call longer than ``long_run_seconds``."""
+    if long_run_seconds is not None and seconds > long_run_seconds:
+        return 1
+    return int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // max(seconds, 1e-9))))
+
+
+def time_checked_call(
+    benchmark: Any,
+    *,
+    group: str,
+    info: dict[str, Any],
+    call: Callable[[], Any],
+    warmup: Callable[[], Any],
+    check: Callable[[Any], None] | None = None,
+    long_run_seconds: float | None = None,
+) -> Any:
+    """The protocol of the suites that time one call (no peer pair): a warm-up call (on
+    1,000 rows, or a few rounds), one untimed full call whose result is ``check``-ed and
+    whose duration sets the rounds, then the timed rounds.  ``info`` goes into the JSON's
+    ``extra_info`` with the first call's duration and Numba's thread count.  Returns the
+    untimed call's result."""
+    import numba
+
+    warmup()
+    start = time.perf_counter()
+    result = call()
+    first_full_call = time.perf_counter() - start
+    if check is not None:
+        check(result)
+    benchmark.group = group
+    benchmark.extra_info.update(
+        {**info, "first_full_call_seconds": first_full_call, "threads": numba.get_num_threads()}
+    )
+    rounds = rounds_for(first_full_call, long_run_seconds)
+    benchmark.pedantic(call, rounds=rounds, iterations=1, warmup_rounds=0)
+    return result
+
+
 def _resolve(implementation: str, name: str) -> Callable[..., Any]:
     import sklearn.metrics
 
@@ -184,7 +224,7 @@ def benchmark_pair(benchmark: Any, request: pytest.FixtureRequest) -> Callable[.
             _peer_answers[group] = result
         del result
 
-        rounds = int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // first_full_call)))
+        rounds = rounds_for(first_full_call)
         benchmark.group = group
         benchmark.extra_info.update(
             {

@@ -205,12 +205,13 @@ def whole_call_seconds(info: dict[str, Any], median: float) -> float:
     return median * evaluations / (info["replicates_timed"] + fixed)
 
 
-def resampling_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
-    """The resampling suite's measurements by (case, implementation, n)."""
+def suite_entries(speed: dict[str, Any], suite: str) -> dict[tuple[str, str, int], dict[str, Any]]:
+    """One suite's measurements by (case, implementation, n); ``seconds`` is the whole call
+    (the median, or its extrapolation for a peer timed on part of its replicates)."""
     entries = {}
     for bench in speed["benchmarks"]:
         info = bench["extra_info"]
-        if info.get("suite") != RESAMPLING_SUITE:
+        if info.get("suite") != suite:
             continue
         median = bench["stats"]["median"]
         entries[(info["case"], info["implementation"], info["n_samples"])] = {
@@ -388,7 +389,7 @@ def confusion_resampling_table(entries: dict[tuple[str, str, int], dict[str, Any
 
 
 def resampling_tables(speed: dict[str, Any]) -> list[str]:
-    entries = resampling_entries(speed)
+    entries = suite_entries(speed, RESAMPLING_SUITE)
     return (
         peer_table(entries) + assay_interval_table(entries) + confusion_resampling_table(entries)
     )
@@ -426,7 +427,7 @@ def resampling_memory_table(memory: dict[str, Any]) -> list[str]:
 
 
 def resampling_summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
-    entries = resampling_entries(speed)
+    entries = suite_entries(speed, RESAMPLING_SUITE)
     lines = []
     case = "roc_auc-percentile"
     mine = entries.get((case, "assay", PEER_SPEEDUP_SIZE))
@@ -644,24 +645,9 @@ def summary(speed: dict[str, Any], memory: dict[str, Any] | None) -> list[str]:
 DELONG_SUITE = "delong"  # test_bench_delong.py's SUITE
 
 
-def delong_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
-    """The DeLong suite's measurements by (case, implementation, n)."""
-    entries = {}
-    for bench in speed["benchmarks"]:
-        info = bench["extra_info"]
-        if info.get("suite") != DELONG_SUITE:
-            continue
-        entries[(info["case"], info["implementation"], info["n_samples"])] = {
-            "info": info,
-            "seconds": bench["stats"]["median"],
-            "rounds": bench["stats"]["rounds"],
-        }
-    return entries
-
-
 def delong_summary(speed: dict[str, Any]) -> list[str]:
     """One line per DeLong call judged at its goal size."""
-    entries = delong_entries(speed)
+    entries = suite_entries(speed, DELONG_SUITE)
     lines = []
     for function, what in (("auc_ci", "one model"), ("delong_test", "two models")):
         case = f"{function}-vs-roc_auc_score"
@@ -681,7 +667,7 @@ def delong_summary(speed: dict[str, Any]) -> list[str]:
 
 def delong_tables(speed: dict[str, Any]) -> list[str]:
     """(a) ``delong_test`` against one ``roc_auc_score`` (goal); (b) against pairwise numpy."""
-    entries = delong_entries(speed)
+    entries = suite_entries(speed, DELONG_SUITE)
     lines: list[str] = []
     rows = []
     for function, what in (("auc_ci", "one model"), ("delong_test", "two models")):
@@ -743,25 +729,10 @@ def delong_tables(speed: dict[str, Any]) -> list[str]:
 PROTOCOLS_SUITE = "protocols"  # test_bench_protocols.py's SUITE
 
 
-def protocols_entries(speed: dict[str, Any]) -> dict[tuple[str, str, int], dict[str, Any]]:
-    """The protocols suite's measurements by (case, implementation, n)."""
-    entries = {}
-    for bench in speed["benchmarks"]:
-        info = bench["extra_info"]
-        if info.get("suite") != PROTOCOLS_SUITE:
-            continue
-        entries[(info["case"], info["implementation"], info["n_samples"])] = {
-            "info": info,
-            "seconds": bench["stats"]["median"],
-            "rounds": bench["stats"]["rounds"],
-        }
-    return entries
-
-
 def protocols_tables(speed: dict[str, Any]) -> list[str]:
     """Overhead per fold of ``cross_validate`` with a trivial model, against scikit-learn,
     the bare row copies, and the fit time of a real model (goal: negligible next to it)."""
-    entries = protocols_entries(speed)
+    entries = suite_entries(speed, PROTOCOLS_SUITE)
     case = "cross_validate-overhead"
     rows = []
     share = None
@@ -823,17 +794,23 @@ BIAS_VARIANCE_CASES = (
 )
 
 
+def _bias_variance_case(speed: dict[str, Any], case: str) -> dict[str, Any]:
+    """implementation -> (extra_info, stats) of one case of the bias-variance suite."""
+    found = {}
+    for bench in speed["benchmarks"]:
+        info = bench["extra_info"]
+        if info.get("suite") == BIAS_VARIANCE_SUITE and info.get("case") == case:
+            found[info["implementation"]] = (info, bench["stats"])
+    return found
+
+
 def bias_variance_tables(speed: dict[str, Any]) -> list[str]:
     """The Figure 5 experiment at degree 15 (100 rows per training set, 1000 test points)
     against a numpy.polyfit loop (goal 50x) and mlxtend (goal 20x), judged at 1000 rounds."""
     rows = []
     notes = []
     for case, peer_name, described in BIAS_VARIANCE_CASES:
-        found = {}
-        for bench in speed["benchmarks"]:
-            info = bench["extra_info"]
-            if info.get("suite") == BIAS_VARIANCE_SUITE and info.get("case") == case:
-                found[info["implementation"]] = (info, bench["stats"])
+        found = _bias_variance_case(speed, case)
         if "assay" not in found or peer_name not in found:
             continue
         info, mine = found["assay"]
@@ -867,7 +844,7 @@ def bias_variance_tables(speed: dict[str, Any]) -> list[str]:
 
 def protocols_summary(speed: dict[str, Any]) -> list[str]:
     """One line: the per-fold overhead of ``cross_validate`` at the largest size measured."""
-    entries = protocols_entries(speed)
+    entries = suite_entries(speed, PROTOCOLS_SUITE)
     case = "cross_validate-overhead"
     sizes = _sizes(entries, case, "assay")
     if not sizes:
@@ -887,11 +864,7 @@ def bias_variance_summary(speed: dict[str, Any]) -> list[str]:
     """One line per bias-variance peer judged at its goal's number of rounds."""
     lines = []
     for case, peer_name, _ in BIAS_VARIANCE_CASES:
-        found = {}
-        for bench in speed["benchmarks"]:
-            info = bench["extra_info"]
-            if info.get("suite") == BIAS_VARIANCE_SUITE and info.get("case") == case:
-                found[info["implementation"]] = (info, bench["stats"])
+        found = _bias_variance_case(speed, case)
         if "assay" not in found or peer_name not in found:
             continue
         info, mine = found["assay"]

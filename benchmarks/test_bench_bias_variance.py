@@ -39,18 +39,15 @@ from __future__ import annotations
 
 import math
 import os
-import time
 import warnings
-from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
 
 import assay
 from assay.protocols import PolynomialExample, PolynomialRegression, decompose, polynomial_truth
-from conftest import MAX_ROUNDS, MIN_ROUNDS, ROUND_BUDGET_SECONDS
+from conftest import time_checked_call
 
 SUITE = "bias_variance"
 ROUNDS = int(float(os.environ.get("ASSAY_BENCH_BV_ROUNDS", "1000")))
@@ -126,32 +123,11 @@ def _agree(first: float, second: float) -> bool:
     return first / AGREEMENT <= second <= first * AGREEMENT
 
 
-def _rounds(seconds: float) -> int:
-    return int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // max(seconds, 1e-9))))
-
-
-def _time(benchmark: Any, *, group: str, info: dict[str, Any], call: Callable[[], Any],
-          warmup: Callable[[], Any]) -> Any:  # fmt: skip
-    warmup()
-    start = time.perf_counter()
-    result = call()
-    first_full_call = time.perf_counter() - start
-    benchmark.group = group
-    benchmark.extra_info.update(
-        {
-            "suite": SUITE,
-            **info,
-            "n_rounds": ROUNDS,
-            "n_train": N_TRAIN,
-            "n_test": N_TEST,
-            "degree": DEGREE,
-            "goal_rounds": GOAL_ROUNDS,
-            "first_full_call_seconds": first_full_call,
-            "threads": numba.get_num_threads(),
-        }
-    )
-    benchmark.pedantic(call, rounds=_rounds(first_full_call), iterations=1, warmup_rounds=0)
-    return result
+def _time(benchmark: Any, *, info: dict[str, Any], **protocol: Any) -> Any:
+    """conftest's protocol (warm-up on 10 rounds, untimed full call, timed rounds)."""
+    settings = {"n_rounds": ROUNDS, "n_train": N_TRAIN, "n_test": N_TEST, "degree": DEGREE,
+                "goal_rounds": GOAL_ROUNDS}  # fmt: skip
+    return time_checked_call(benchmark, info={"suite": SUITE, **info, **settings}, **protocol)
 
 
 @pytest.mark.parametrize("implementation", ["numpy.polyfit loop", "assay"])

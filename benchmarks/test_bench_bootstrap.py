@@ -38,14 +38,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
 
 import _data
 import _resampling_peers as peers
 import assay
-from conftest import MAX_ROUNDS, MIN_ROUNDS, ROUND_BUDGET_SECONDS, WARMUP_ROWS, format_size
+from conftest import WARMUP_ROWS, format_size, rounds_for, time_checked_call
 
 N_RESAMPLES = 1000
 CONFUSION_RESAMPLES = 10_000
@@ -74,9 +73,7 @@ def _sklearn_auc(n_samples: int) -> float:
 
 
 def _rounds(seconds: float) -> int:
-    if seconds > LONG_RUN_SECONDS:
-        return 1
-    return int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // max(seconds, 1e-9))))
+    return rounds_for(seconds, LONG_RUN_SECONDS)
 
 
 def _assay_auc_bootstrap(
@@ -114,31 +111,9 @@ def _info(n_samples: int, case: str, implementation: str, **extra: Any) -> dict[
     }
 
 
-def _time_assay(
-    benchmark: Any,
-    *,
-    group: str,
-    info: dict[str, Any],
-    call: Callable[[], Any],
-    warmup: Callable[[], Any],
-    check: Callable[[Any], None],
-) -> None:
+def _time_assay(benchmark: Any, **protocol: Any) -> None:
     """conftest's protocol: warm-up on 1,000 rows, a checked untimed call, timed rounds."""
-    warmup()
-    start = time.perf_counter()
-    result = call()
-    first_full_call = time.perf_counter() - start
-    check(result)
-    del result
-    benchmark.group = group
-    benchmark.extra_info.update(
-        {
-            **info,
-            "first_full_call_seconds": first_full_call,
-            "threads": numba.get_num_threads(),
-        }
-    )
-    benchmark.pedantic(call, rounds=_rounds(first_full_call), iterations=1, warmup_rounds=0)
+    time_checked_call(benchmark, long_run_seconds=LONG_RUN_SECONDS, **protocol)
 
 
 def _time_peer(

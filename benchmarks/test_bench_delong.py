@@ -23,18 +23,16 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
 from scipy.special import ndtr
 
 import _data
 import assay
-from conftest import MAX_ROUNDS, MIN_ROUNDS, ROUND_BUDGET_SECONDS, WARMUP_ROWS, format_size
+from conftest import WARMUP_ROWS, format_size, time_checked_call
 
 SUITE = "delong"
 SORT_BOUND_GOAL = 2.0  # (a): delong_test at most this many times one roc_auc_score
@@ -79,36 +77,9 @@ def pairwise_delong_test(y_true: np.ndarray, score_a: np.ndarray, score_b: np.nd
     return z, 2.0 * float(ndtr(-abs(z)))
 
 
-def _rounds(seconds: float) -> int:
-    return int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // max(seconds, 1e-9))))
-
-
-def _time(
-    benchmark: Any,
-    *,
-    group: str,
-    info: dict[str, Any],
-    call: Callable[[], Any],
-    warmup: Callable[[], Any],
-    check: Callable[[Any], None],
-) -> None:
+def _time(benchmark: Any, *, info: dict[str, Any], **protocol: Any) -> None:
     """conftest's protocol: warm-up on 1,000 rows, a checked untimed call, timed rounds."""
-    warmup()
-    start = time.perf_counter()
-    result = call()
-    first_full_call = time.perf_counter() - start
-    check(result)
-    del result
-    benchmark.group = group
-    benchmark.extra_info.update(
-        {
-            "suite": SUITE,
-            **info,
-            "first_full_call_seconds": first_full_call,
-            "threads": numba.get_num_threads(),
-        }
-    )
-    benchmark.pedantic(call, rounds=_rounds(first_full_call), iterations=1, warmup_rounds=0)
+    time_checked_call(benchmark, info={"suite": SUITE, **info}, **protocol)
 
 
 def _check_aucs(result: Any, y_true: np.ndarray, score_a: np.ndarray, score_b: np.ndarray):

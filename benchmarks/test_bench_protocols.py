@@ -41,7 +41,7 @@ from sklearn.model_selection import cross_validate as sklearn_cross_validate
 
 from assay import DegenerateDataWarning
 from assay.protocols import StratifiedKFold, cross_validate
-from conftest import MAX_ROUNDS, MIN_ROUNDS, ROUND_BUDGET_SECONDS, SIZES, WARMUP_ROWS, format_size
+from conftest import SIZES, WARMUP_ROWS, format_size, rounds_for
 
 SUITE = "protocols"
 N_FOLDS = 10
@@ -151,5 +151,5 @@ def test_cross_validate_overhead(benchmark: Any, n_rows: int, implementation: st
             "negligible_share": NEGLIGIBLE_SHARE,
         }
     )
-    rounds = int(min(MAX_ROUNDS, max(MIN_ROUNDS, ROUND_BUDGET_SECONDS // first_full_call)))
+    rounds = rounds_for(first_full_call)
     benchmark.pedantic(function, args=(X, y), rounds=rounds, iterations=1, warmup_rounds=0)

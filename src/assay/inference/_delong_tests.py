@@ -35,15 +35,21 @@ __all__ = ["delong_test", "delong_test_unpaired"]
 
 
 def _nan_test(
-    method: str, alternative: str, confidence_level: float, df: float | None, **details: Any
+    method: str,
+    alternative: str,
+    confidence_level: float,
+    df: float | None,
+    estimate: float = _NAN,
+    **details: Any,
 ) -> TestResult:
+    """An undefined test: NaN statistic, p-value and interval (``estimate`` may be known)."""
     return TestResult(
         statistic=_NAN,
         pvalue=_NAN,
         df=df,
         alternative=alternative,
         method=method,
-        estimate=_NAN,
+        estimate=estimate,
         confidence_interval=ConfidenceInterval(_NAN, _NAN),
         confidence_level=confidence_level,
         standard_error=_NAN,
@@ -156,16 +162,16 @@ def delong_test(
         )
     if not data.estimable:
         _warn(_too_few_message(data.n_positive, data.n_negative), DegenerateDataWarning, 2)
-        result = _nan_test(
+        return _nan_test(
             _PAIRED_METHOD,
             alternative,
             confidence_level,
             None,
+            auc_a - auc_b,
             auc_a=auc_a,
             auc_b=auc_b,
             **counts,
         )
-        return TestResult(**{**_fields(result), "estimate": auc_a - auc_b})
     covariance, difference_variance = data.components()
     difference = auc_a - auc_b
     statistic, pvalue, interval, standard_error = _difference_test(
@@ -192,10 +198,6 @@ def delong_test(
             }
         ),
     )
-
-
-def _fields(result: TestResult) -> dict[str, Any]:
-    return {name: getattr(result, name) for name in result.__dataclass_fields__}
 
 
 def delong_test_unpaired(
@@ -312,8 +314,9 @@ def delong_test_unpaired(
             DegenerateDataWarning,
             2,
         )
-        result = _nan_test(_UNPAIRED_METHOD, alternative, confidence_level, _NAN, **details)
-        return TestResult(**{**_fields(result), "estimate": difference})
+        return _nan_test(
+            _UNPAIRED_METHOD, alternative, confidence_level, _NAN, difference, **details
+        )
     variance = variance_a + variance_b
     rows_a = positive_a + negative_a
     rows_b = positive_b + negative_b
