@@ -498,13 +498,7 @@ def auc_jackknife(is_positive, continues, value, cells, weighted):
     n = is_positive.shape[0]
     total_positive = 0.0
     total_negative = 0.0
-    for k in range(n):
-        w = value[k] if (cells or weighted) else 1.0
-        if is_positive[k]:
-            total_positive += w
-        else:
-            total_negative += w
-    # S, in weight units, over the tie groups
+    # the class totals and S, in weight units, over the tie groups, in one pass
     statistic = 0.0
     tp = 0.0
     p = 0.0
@@ -513,8 +507,10 @@ def auc_jackknife(is_positive, continues, value, cells, weighted):
         w = value[k] if (cells or weighted) else 1.0
         if is_positive[k]:
             p += w
+            total_positive += w
         else:
             q += w
+            total_negative += w
         if not continues[k]:
             statistic += q * (tp + p / 2.0)
             tp += p
