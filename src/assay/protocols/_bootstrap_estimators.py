@@ -17,7 +17,8 @@ from assay._results import Bootstrap632Result
 from assay._validation import check_n_resamples, check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._resampling import resolve_seed
-from assay.protocols._models import model_factory, targets
+from assay.protocols._models import model_factory, take_rows, targets
+from assay.protocols._splitters import _stream
 
 __all__ = ["bootstrap_632"]
 
@@ -28,20 +29,6 @@ _WEIGHT = 0.632
 _COMPLEMENT = 0.368
 # Pairs (label, prediction) per block when a callable loss needs all n^2 pairs for gamma.
 _PAIR_BLOCK = 1 << 20
-
-
-def _stream(seed: int, index: int) -> np.random.Generator:
-    """The numpy random stream of resample ``index`` under ``seed``."""
-    return np.random.default_rng(np.random.SeedSequence([seed, index]))
-
-
-def _take(X: Any, index: np.ndarray) -> Any:
-    """Rows ``index`` of X: pandas by position, arrays (and sparse matrices) by index."""
-    if hasattr(X, "iloc"):
-        return X.iloc[index]
-    if hasattr(X, "shape"):
-        return X[index]
-    return np.asarray(X)[index]
 
 
 def _n_rows(X: Any) -> int:
@@ -261,8 +248,10 @@ def bootstrap_632(
         if out_of_bag.shape[0] == 0:
             continue
         fitted = make_model()
-        fitted.fit(_take(X, drawn), y[drawn])
-        losses = _row_losses(loss_function, y[out_of_bag], fitted.predict(_take(X, out_of_bag)))
+        fitted.fit(take_rows(X, drawn), y[drawn])
+        losses = _row_losses(
+            loss_function, y[out_of_bag], fitted.predict(take_rows(X, out_of_bag))
+        )
         loss_sums[out_of_bag] += losses
         oob_counts[out_of_bag] += 1
         oob_errors[b] = losses.mean()

@@ -35,7 +35,7 @@ from assay.exceptions import DegenerateDataWarning
 from assay.inference._analytic_intervals import mean_ci
 from assay.inference._distributions import critical_value
 from assay.inference._resampling import resolve_metric
-from assay.protocols._models import model_factory
+from assay.protocols._models import model_factory, take_rows
 from assay.protocols._models import targets as target_vector
 from assay.protocols._splitters import KFold, StratifiedKFold, _n_samples
 
@@ -67,15 +67,6 @@ def _is_class_target(y: np.ndarray) -> bool:
 
 
 # --- Data. ---
-
-
-def _take(X: Any, index: np.ndarray) -> Any:
-    """Rows ``index`` of X: pandas by position, arrays (and sparse matrices) by index."""
-    if hasattr(X, "iloc"):
-        return X.iloc[index]
-    if hasattr(X, "shape"):
-        return X[index]
-    return np.asarray(X)[index]
 
 
 # --- Splits. ---
@@ -233,9 +224,9 @@ def _evaluate_split(
     train, test = split
     model = make_model()
     start = time.perf_counter()
-    model.fit(_take(X, train), y[train])
+    model.fit(take_rows(X, train), y[train])
     fitted = time.perf_counter()
-    X_test, y_test = _take(X, test), y[test]
+    X_test, y_test = take_rows(X, test), y[test]
     predictions = np.asarray(model.predict(X_test))
     scores = _continuous_scores(model, X_test) if want_scores else None
     values = [

@@ -63,3 +63,12 @@ def targets(y: Any, n: int) -> np.ndarray:
     if array.shape[0] != n:
         raise ValueError(f"`X` and `y` have different lengths: {n} and {array.shape[0]}.")
     return array
+
+
+def take_rows(X: Any, index: np.ndarray) -> Any:
+    """Rows ``index`` of X: pandas by position, arrays (and sparse matrices) by index."""
+    if hasattr(X, "iloc"):
+        return X.iloc[index]
+    if hasattr(X, "shape"):
+        return X[index]
+    return np.asarray(X)[index]
