@@ -57,6 +57,9 @@ class MetricDeclaration:
     replicate_code: Callable[..., tuple[int, float]] | None = None
     """For ``"ranking"``: ``replicate_code(**public_options) -> (metric code, option)`` of
     the bootstrap kernels (:func:`assay._kernels.resample.replicate_metric`)."""
+    value_range: tuple[float, float] = (-np.inf, np.inf)
+    """The values the metric can take, ``(lowest, highest)`` (infinite where unbounded):
+    an interval of the metric is kept inside this range."""
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None
     """For ``"confusion"``: ``resolve(**public_arguments) -> (matrix, options)`` checks
     the arguments like the public function and returns the confusion matrix and the
@@ -104,10 +107,17 @@ def _averaged_resolver(
     return resolve
 
 
+UNIT_INTERVAL = (0.0, 1.0)
+CORRELATION_RANGE = (-1.0, 1.0)
+NON_NEGATIVE = (0.0, np.inf)
+UNBOUNDED = (-np.inf, np.inf)
+
+
 def _confusion(
     function: Callable[..., Any],
     greater_is_better: bool,
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None,
+    value_range: tuple[float, float] = UNIT_INTERVAL,
 ) -> MetricDeclaration:
     name = function.__name__
     return MetricDeclaration(
@@ -116,6 +126,7 @@ def _confusion(
         "confusion",
         greater_is_better,
         from_confusion=CONFUSION_METRICS[name],
+        value_range=value_range,
         resolve=resolve or _averaged_resolver(),
     )
 
@@ -135,6 +146,7 @@ def _ranking_metric(
         from_sorted=from_sorted,
         sorted_options=options,
         replicate_code=replicate_code,
+        value_range=UNIT_INTERVAL,
     )
 
 
@@ -160,8 +172,12 @@ def _equal_error_rate_code(method: str = "interpolate", **_: Any) -> tuple[int, 
     return codes[method], 0.0
 
 
-def _values(function: Callable[..., Any], greater_is_better: bool) -> MetricDeclaration:
-    return MetricDeclaration(function.__name__, function, "values", greater_is_better)
+def _values(
+    function: Callable[..., Any], greater_is_better: bool, value_range: tuple[float, float]
+) -> MetricDeclaration:
+    return MetricDeclaration(
+        function.__name__, function, "values", greater_is_better, value_range=value_range
+    )
 
 
 METRICS: dict[str, MetricDeclaration] = {
@@ -179,11 +195,20 @@ METRICS: dict[str, MetricDeclaration] = {
         _confusion(_rates.false_negative_rate, False),
         _confusion(_rates.false_discovery_rate, False),
         _confusion(
-            _agreement.matthews_corrcoef, True, _averaged_resolver(("multiclass", *AVERAGES))
+            _agreement.matthews_corrcoef,
+            True,
+            _averaged_resolver(("multiclass", *AVERAGES)),
+            CORRELATION_RANGE,
         ),
         _confusion(_agreement.balanced_accuracy_score, True, _agreement.resolve_balanced_accuracy),
-        _confusion(_agreement.cohen_kappa_score, True, _agreement.resolve_cohen_kappa),
-        _confusion(_costs.expected_cost, False, _costs.resolve_expected_cost),
+        _confusion(
+            _agreement.cohen_kappa_score,
+            True,
+            _agreement.resolve_cohen_kappa,
+            CORRELATION_RANGE,
+        ),
+        # The range of an expected cost depends on the cost matrix: not declared.
+        _confusion(_costs.expected_cost, False, _costs.resolve_expected_cost, UNBOUNDED),
         _ranking_metric(
             _ranking.roc_auc_score,
             _ranking.roc_auc_from_sorted,
@@ -208,10 +233,10 @@ METRICS: dict[str, MetricDeclaration] = {
             False,
             _equal_error_rate_code,
         ),
-        _values(_regression.mean_squared_error, False),
-        _values(_regression.root_mean_squared_error, False),
-        _values(_regression.mean_absolute_error, False),
-        _values(_regression.r2_score, True),
+        _values(_regression.mean_squared_error, False, NON_NEGATIVE),
+        _values(_regression.root_mean_squared_error, False, NON_NEGATIVE),
+        _values(_regression.mean_absolute_error, False, NON_NEGATIVE),
+        _values(_regression.r2_score, True, (-np.inf, 1.0)),
     )
 }
 """Every public scalar metric by name."""
