@@ -105,6 +105,11 @@ _OPTIONS: dict[str, Any] = {
 }
 
 
+# Options of the functions that Numba compiles inline from an ``overload`` (the
+# compile-time dispatch of the ranking scans); they are cached with their callers.
+OVERLOAD_OPTIONS: Any = {"cache": CACHE, "nogil": True, "error_model": "numpy"}
+
+
 def jit(function: F) -> F:
     """Compile ``function`` with the package's options (serial kernel)."""
     return numba.njit(**_OPTIONS)(function)
