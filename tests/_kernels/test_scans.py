@@ -20,7 +20,7 @@ from assay import reference
 from assay._kernels import pieces
 from assay._kernels.atoms import tie_groups
 from assay._kernels.scans import SCANS
-from assay._kernels.scans._exact import exact_add, exact_merge, exact_value, new_exact_sum
+from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.equal_error_rate import EqualErrorRate
 from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
@@ -124,29 +124,43 @@ _TERMS = st.lists(
 )
 
 
+def _words(words):
+    """A triple returned to Python as plain ints, as the kernels' uint64 words again."""
+    return tuple(np.uint64(word) for word in words)
+
+
+def _as_fraction(words):
+    low, middle, high = (int(word) for word in words)
+    return Fraction(low + (middle << 64) + (high << 128), 2**128)
+
+
 @given(terms=_TERMS, seed=st.integers(0, 2**32 - 1))
 def test_exact_sum_is_exact_and_order_free(terms, seed):
-    words = new_exact_sum()
+    words = EXACT_ZERO
     for term in terms:
-        exact_add(words, term)
+        words = _words(exact_add(words, term))
     shuffled = np.random.default_rng(seed).permutation(terms)
     half = len(terms) // 2
-    first, second = new_exact_sum(), new_exact_sum()
+    first, second = EXACT_ZERO, EXACT_ZERO
     for term in shuffled[:half]:
-        exact_add(first, term)
+        first = _words(exact_add(first, float(term)))
     for term in shuffled[half:]:
-        exact_add(second, term)
-    exact_merge(first, second)
-    np.testing.assert_array_equal(first, words)
+        second = _words(exact_add(second, float(term)))
+    assert _words(exact_merge(first, second)) == words
     exact = sum(Fraction(term) for term in terms)
-    as_integer = sum(int(word) << (64 * i) for i, word in enumerate(words))
-    assert Fraction(as_integer, 2**128) == exact  # nothing lost
+    assert _as_fraction(words) == exact  # nothing lost
     assert exact_value(words) == pytest.approx(float(exact), rel=4 * 2.0**-52)
 
 
 def test_exact_sum_carries_across_words():
-    words = new_exact_sum()
-    for _ in range(4):
-        exact_add(words, 2.0**-65 * (2.0**53 - 1))  # fills the top of word 0 and word 1
-    as_integer = sum(int(word) << (64 * i) for i, word in enumerate(words))
-    assert Fraction(as_integer, 2**128) == 4 * Fraction(2**53 - 1, 2**65)
+    words = EXACT_ZERO
+    term = 2.0**-65 * (2.0**53 - 1)  # straddles the boundary of the low and middle words
+    for _ in range(2**12):
+        words = _words(exact_add(words, term))
+    assert _as_fraction(words) == 2**12 * Fraction(term)
+    big = EXACT_ZERO
+    for _ in range(3):
+        big = _words(exact_add(big, 2.0**61 - 2.0**10))  # carries into the high word
+    assert _as_fraction(exact_merge(big, words)) == 3 * Fraction(2**61 - 2**10) + 2**12 * Fraction(
+        term
+    )

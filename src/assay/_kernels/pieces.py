@@ -71,6 +71,29 @@ def below_summary(options, context, positive, negative, start, end, tp, fp):
 
 
 @jit
+def _piece_forward(options, context, below, positive, negative, start, end, tp, fp):
+    state = scan_start(options, context, below)
+    for k in range(start, end):
+        state = scan_fold(options, context, state, tp, fp, positive[k], negative[k])
+        tp += positive[k]
+        fp += negative[k]
+    return state
+
+
+@jit
+def _piece_backward(options, context, below, positive, negative, start, end, tp, fp):
+    state = scan_start(options, context, below)
+    piece_positive, piece_negative = piece_totals(positive, negative, start, end)
+    tp_below = tp + piece_positive
+    fp_below = fp + piece_negative
+    for k in range(end - 1, start - 1, -1):
+        tp_below -= positive[k]
+        fp_below -= negative[k]
+        state = scan_fold(options, context, state, tp_below, fp_below, positive[k], negative[k])
+    return state
+
+
+@jit
 def fold_piece(options, context, below, positive, negative, start, end, tp, fp):
     """The state of the atoms ``start .. end - 1`` with weight ``tp``, ``fp`` above them.
 
@@ -79,22 +102,9 @@ def fold_piece(options, context, below, positive, negative, start, end, tp, fp):
     score up, with the weight above each atom obtained by subtracting from the piece's
     bottom.
     """
-    state = scan_start(options, context, below)
     if folds_backward(options):
-        piece_positive, piece_negative = piece_totals(positive, negative, start, end)
-        tp_below = tp + piece_positive
-        fp_below = fp + piece_negative
-        for k in range(end - 1, start - 1, -1):
-            tp_below -= positive[k]
-            fp_below -= negative[k]
-            state = scan_fold(options, context, state, tp_below, fp_below, positive[k],
-                              negative[k])  # fmt: skip
-        return state
-    for k in range(start, end):
-        state = scan_fold(options, context, state, tp, fp, positive[k], negative[k])
-        tp += positive[k]
-        fp += negative[k]
-    return state
+        return _piece_backward(options, context, below, positive, negative, start, end, tp, fp)
+    return _piece_forward(options, context, below, positive, negative, start, end, tp, fp)
 
 
 @jit
@@ -143,4 +153,103 @@ def scan_pieces(options, positive, negative, cuts, integer_counts):
         lower = fold_piece(options, context, belows[j], positive, negative, cuts[j],
                            cuts[j + 1], above_positive[j], above_negative[j])  # fmt: skip
         state = scan_combine(options, state, lower)
+    return scan_finish(options, context, state)
+
+
+@jit
+def _group_forward(a, b, wa, wb, use_weights, i, j):
+    """The tie group starting at positions ``i``, ``j`` of two ascending arrays.
+
+    Returns ``(p, q, i', j')``: its positive and negative weight and where the next
+    group starts.
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+    p = 0.0
+    while i < na and a[i] == value:
+        p += wa[i] if use_weights else 1.0
+        i += 1
+    q = 0.0
+    while j < nb and b[j] == value:
+        q += wb[j] if use_weights else 1.0
+        j += 1
+    return p, q, i, j
+
+
+@jit
+def _group_backward(a, b, wa, wb, use_weights, i, j):
+    """The tie group ending just before positions ``i``, ``j`` (walking down the scores)."""
+    value = a[i - 1] if i > 0 and (j <= 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
+    p = 0.0
+    while i > 0 and a[i - 1] == value:
+        i -= 1
+        p += wa[i] if use_weights else 1.0
+    q = 0.0
+    while j > 0 and b[j - 1] == value:
+        j -= 1
+        q += wb[j] if use_weights else 1.0
+    return p, q, i, j
+
+
+@jit
+def class_weights(a, b, wa, wb, use_weights):
+    """Total positive weight P and negative weight N of two classes' entries."""
+    if not use_weights:
+        return float(a.shape[0]), float(b.shape[0])
+    total_positive = 0.0
+    for i in range(wa.shape[0]):
+        total_positive += wa[i]
+    total_negative = 0.0
+    for j in range(wb.shape[0]):
+        total_negative += wb[j]
+    return total_positive, total_negative
+
+
+@jit
+def _merged_forward(options, context, a, b, wa, wb, use_weights):
+    state = scan_start(options, context, below_identity(options))
+    i = 0
+    j = 0
+    tp = 0.0
+    fp = 0.0
+    while i < a.shape[0] or j < b.shape[0]:
+        p, q, i, j = _group_forward(a, b, wa, wb, use_weights, i, j)
+        state = scan_fold(options, context, state, tp, fp, p, q)
+        tp += p
+        fp += q
+    return state
+
+
+@jit
+def _merged_backward(options, context, a, b, wa, wb, use_weights):
+    state = scan_start(options, context, below_identity(options))
+    i = a.shape[0]
+    j = b.shape[0]
+    tp = context.total_positive
+    fp = context.total_negative
+    while i > 0 or j > 0:
+        p, q, i, j = _group_backward(a, b, wa, wb, use_weights, i, j)
+        tp -= p
+        fp -= q
+        state = scan_fold(options, context, state, tp, fp, p, q)
+    return state
+
+
+@jit
+def scan_merged(options, a, b, wa, wb, use_weights, integer_counts):
+    """The metric of two classes' sorted scores, their tie groups visited by a merge.
+
+    ``a``, ``b``: the negated scores of the positive and of the negative entries,
+    ascending; ``wa``, ``wb``: their weights (read when ``use_weights``).  The same
+    fold as :func:`scan` over the atoms, without building the atoms: memory O(1).
+    (The two directions are separate functions: a loop compiled beside the other,
+    unused one runs about half as fast.)
+    """
+    total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
+    context = make_context(total_positive, total_negative, integer_counts)
+    if folds_backward(options):
+        state = _merged_backward(options, context, a, b, wa, wb, use_weights)
+    else:
+        state = _merged_forward(options, context, a, b, wa, wb, use_weights)
     return scan_finish(options, context, state)

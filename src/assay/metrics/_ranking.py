@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import ranking as kernels
+from assay._kernels.pieces import scan_merged
+from assay._kernels.scans.average_precision import AveragePrecision
+from assay._kernels.scans.equal_error_rate import EqualErrorRate
+from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
+from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
+from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
+from assay._kernels.scans.roc_auc import RocAuc
 from assay._validation import (
     as_1d,
     as_probabilities,
@@ -29,6 +35,13 @@ __all__ = [
     "pr_auc_score",
     "roc_auc_score",
 ]
+
+# The scan of each rule of ``pr_auc_score``.
+PR_AUC_SCANS = {
+    "trapezoid": PrAucTrapezoid,
+    "interpolated": PrAucInterpolated,
+    "11-point": PrAucElevenPoint,
+}
 
 _ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
 
@@ -48,7 +61,8 @@ def roc_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(kernels.roc_auc(*data.kernel_arguments, 1.0 if max_fpr is None else max_fpr))
+    options = RocAuc(1.0 if max_fpr is None else float(max_fpr))
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) -> float:
@@ -59,7 +73,7 @@ def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) ->
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(kernels.average_precision(*data.kernel_arguments))
+    return float(scan_merged(AveragePrecision(), *data.kernel_arguments, data.integer_counts))
 
 
 def pr_auc_from_sorted(
@@ -73,12 +87,8 @@ def pr_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    if method == "trapezoid":
-        return float(kernels.pr_auc_trapezoid(*data.kernel_arguments))
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    if method == "interpolated":
-        return float(kernels.pr_auc_interpolated(tps, fps))
-    return float(kernels.pr_auc_eleven_point(tps, fps))
+    options = PR_AUC_SCANS[method]()
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def equal_error_rate_from_sorted(
@@ -92,8 +102,8 @@ def equal_error_rate_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    return float(kernels.equal_error_rate(tps, fps, method == "interpolate"))
+    options = EqualErrorRate(interpolated=method == "interpolate")
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def _check_max_fpr(max_fpr: Any) -> float | None:

@@ -48,6 +48,7 @@ class SortedBinary(NamedTuple):
     use_weights: bool
     weight_scale: float = 1.0  # weights were multiplied by this power of two
     grouped: bool = False  # entries are tie-group cells (unweighted counts as weights)
+    integer_counts: bool = False  # every weight is a whole number: scans sum exactly
 
     @property
     def kernel_arguments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -104,6 +105,7 @@ def sort_scores(
                 True,
                 weight_scale,
                 grouped=True,
+                integer_counts=weights is None,
             )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
         scores, positive, weight_array, use_weights, weight_scale
@@ -121,6 +123,7 @@ def sort_scores(
         negative_weights,
         use_weights,
         weight_scale,
+        integer_counts=weights is None,
     )
 
 

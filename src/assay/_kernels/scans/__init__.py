@@ -167,42 +167,42 @@ def folds_backward(options: Any) -> bool:
     return _declared(options).backward
 
 
-@overload(scan_start, jit_options=OVERLOAD_OPTIONS)
+@overload(scan_start, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _start(options, context, below):
     return _scan_of(options).start
 
 
-@overload(scan_fold, jit_options=OVERLOAD_OPTIONS)
+@overload(scan_fold, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _fold(options, context, state, tp, fp, p, q):
     return _scan_of(options).fold
 
 
-@overload(scan_combine, jit_options=OVERLOAD_OPTIONS)
+@overload(scan_combine, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _combine(options, upper, lower):
     return _scan_of(options).combine
 
 
-@overload(scan_finish, jit_options=OVERLOAD_OPTIONS)
+@overload(scan_finish, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _finish(options, context, state):
     return _scan_of(options).finish
 
 
-@overload(below_identity, jit_options=OVERLOAD_OPTIONS)
+@overload(below_identity, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _below_identity(options):
     return (_scan_of(options).below or _NO_BELOW).identity
 
 
-@overload(below_fold, jit_options=OVERLOAD_OPTIONS)
+@overload(below_fold, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _below_fold(options, context, summary, tp, fp, p, q):
     return (_scan_of(options).below or _NO_BELOW).fold
 
 
-@overload(below_combine, jit_options=OVERLOAD_OPTIONS)
+@overload(below_combine, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _below_combine(options, upper, lower):
     return (_scan_of(options).below or _NO_BELOW).combine
 
 
-@overload(folds_backward, jit_options=OVERLOAD_OPTIONS)
+@overload(folds_backward, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _folds_backward(options):
     if _scan_of(options).backward:
         return lambda options: True

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from assay._kernels.scans import Scan
-from assay._kernels.scans._exact import exact_add, exact_merge, exact_value, new_exact_sum
+from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 
 
 class AveragePrecision(NamedTuple):
@@ -23,7 +23,7 @@ class AveragePrecision(NamedTuple):
 
 
 def start(options, context, below):
-    return (new_exact_sum(), 0.0)
+    return (EXACT_ZERO, 0.0)
 
 
 def fold(options, context, state, tp, fp, p, q):
@@ -32,15 +32,14 @@ def fold(options, context, state, tp, fp, p, q):
         true_positives = tp + p
         term = p * (true_positives / (true_positives + (fp + q)))
         if context.exact:
-            exact_add(words, term)
+            words = exact_add(words, term)
         else:
             total += term
     return (words, total)
 
 
 def combine(options, upper, lower):
-    exact_merge(upper[0], lower[0])
-    return (upper[0], upper[1] + lower[1])
+    return (exact_merge(upper[0], lower[0]), upper[1] + lower[1])
 
 
 def finish(options, context, state):

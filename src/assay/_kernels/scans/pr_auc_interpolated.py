@@ -15,7 +15,7 @@ import numpy as np
 
 from assay._kernels._jit import jit
 from assay._kernels.scans import BelowPass, Scan
-from assay._kernels.scans._exact import exact_add, exact_merge, exact_value, new_exact_sum
+from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 
 
 class PrAucInterpolated(NamedTuple):
@@ -44,7 +44,7 @@ def summary_combine(options, upper, lower):
 
 
 def start(options, context, below):
-    return (new_exact_sum(), 0.0, below)
+    return (EXACT_ZERO, 0.0, below)
 
 
 def fold(options, context, state, tp, fp, p, q):
@@ -54,15 +54,14 @@ def fold(options, context, state, tp, fp, p, q):
     if p > 0.0:
         term = p * best
         if context.exact:
-            exact_add(words, term)
+            words = exact_add(words, term)
         else:
             total += term
     return (words, total, best)
 
 
 def combine(options, upper, lower):
-    exact_merge(upper[0], lower[0])
-    return (upper[0], upper[1] + lower[1], max(upper[2], lower[2]))
+    return (exact_merge(upper[0], lower[0]), upper[1] + lower[1], max(upper[2], lower[2]))
 
 
 def finish(options, context, state):

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from assay._kernels.scans import Scan
-from assay._kernels.scans._exact import exact_add, exact_merge, exact_value, new_exact_sum
+from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 
 
 class PrAucTrapezoid(NamedTuple):
@@ -24,7 +24,7 @@ class PrAucTrapezoid(NamedTuple):
 
 
 def start(options, context, below):
-    return (new_exact_sum(), 0.0)
+    return (EXACT_ZERO, 0.0)
 
 
 def fold(options, context, state, tp, fp, p, q):
@@ -36,15 +36,14 @@ def fold(options, context, state, tp, fp, p, q):
         precision = true_positives / (true_positives + (fp + q))
         term = p * (precision + previous)
         if context.exact:
-            exact_add(words, term)
+            words = exact_add(words, term)
         else:
             total += term
     return (words, total)
 
 
 def combine(options, upper, lower):
-    exact_merge(upper[0], lower[0])
-    return (upper[0], upper[1] + lower[1])
+    return (exact_merge(upper[0], lower[0]), upper[1] + lower[1])
 
 
 def finish(options, context, state):
