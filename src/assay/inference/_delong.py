@@ -155,7 +155,7 @@ def _single_auc_variance(
         raise ValueError(str(error).replace("`sample_weight`", f"`{weight_name}`")) from None
     data = sort_scores(positive, scores, weights)
     auc, total_positive, total_negative, squares_10, squares_01 = kernels.sorted_sums_of_squares(
-        *data.kernel_arguments
+        *data.kernel_arguments, data.integer_counts
     )
     scale = data.weight_scale
     u = total_positive / scale

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from assay._kernels._jit import jit
 from assay._kernels.scans import Scan
 
 
@@ -64,6 +65,21 @@ def finish(options, context, state):
         return value
     min_area = 0.5 * max_fpr * max_fpr
     return 0.5 * (1.0 + (value - min_area) / (max_fpr - min_area))
+
+
+@jit
+def group_placements(total_positive, total_negative, tp, fp, p, q):
+    """DeLong's placements of a tie group's rows, ``(V10, V01)``.
+
+    ``V10 = (N - FP - N_k / 2) / N``: the share of negative weight below a positive row
+    of the group (ties one half); ``V01 = (TP + P_k / 2) / P``: the share of positive
+    weight above a negative row (DeLong, DeLong & Clarke-Pearson 1988, section 3; the
+    midrank form of Sun & Xu 2014).  Their weighted means are the AUC.
+    """
+    return (
+        (total_negative - fp - 0.5 * q) / total_negative,
+        (tp + 0.5 * p) / total_positive,
+    )
 
 
 SCAN = Scan(RocAuc, start, fold, combine, finish, needs_totals=False)
