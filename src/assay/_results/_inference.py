@@ -101,7 +101,7 @@ class BootstrapResult(_ResultMixin):
         undefined = f", {self.n_undefined} undefined" if self.n_undefined else ""
         return (
             f"{_summary.metric_name(self.metric)} {_summary.value(self.estimate)}"
-            f"{_summary.interval(self.confidence_interval)} "
+            f"{_summary.interval(self.confidence_interval) or ' [undefined]'} "
             f"({_summary.level(self.confidence_level)} "
             f"{_summary.bootstrap_method(self.method)} bootstrap, "
             f"{self.n_resamples} resamples{undefined})"
