@@ -408,6 +408,70 @@ def test_dataframe_columns_name_the_models() -> None:
     assert friedman(DEMSAR).model_names == ("model 0", "model 1", "model 2", "model 3")
 
 
+def _by_name(table: np.ndarray, names: list[str]) -> dict[str, list[float]]:
+    """The columns of ``table`` as a mapping, model name -> its scores."""
+    return {name: table[:, j].tolist() for j, name in enumerate(names)}
+
+
+@pytest.mark.parametrize("function", [friedman, nemenyi])
+def test_a_mapping_of_name_to_scores_is_a_table_with_named_columns(function) -> None:  # type: ignore[no-untyped-def]
+    by_name = function(_by_name(DEMSAR, NAMES))
+    by_position = function(DEMSAR, model_names=NAMES)
+    assert by_name.model_names == tuple(NAMES)
+    for field in ("average_ranks", "pvalue", "pvalues", "adjusted_pvalues"):
+        if hasattr(by_position, field):
+            np.testing.assert_array_equal(getattr(by_name, field), getattr(by_position, field))
+    # `model_names` relabels a mapping as it relabels a DataFrame
+    renamed = function(_by_name(DEMSAR, NAMES), model_names=["a", "b", "c", "d"])
+    assert renamed.model_names == ("a", "b", "c", "d")
+
+
+def test_posthoc_pairs_are_reported_by_name() -> None:
+    # Demsar (2006), section 3.2.4: at alpha = 0.10 C4.5 differs from C4.5+m and C4.5+m+cf
+    result = nemenyi(_by_name(DEMSAR, NAMES), alpha=0.10)
+    assert result.significant_pair_names == (("C4.5", "C4.5+m"), ("C4.5", "C4.5+m+cf"))
+    assert "C4.5 vs C4.5+m, C4.5 vs C4.5+m+cf" in str(result)
+    assert result.to_dict()["significant_pair_names"] == [
+        ["C4.5", "C4.5+m"],
+        ["C4.5", "C4.5+m+cf"],
+    ]
+    control = bonferroni_dunn(_by_name(DEMSAR, NAMES), control="C4.5", alpha=0.10)
+    assert control.significant_pair_names == tuple(
+        (NAMES[i], NAMES[j]) for i, j in control.significant_pairs
+    )
+    assert str(control).startswith("Bonferroni-Dunn test against C4.5 (alpha = 0.1)")
+    unnamed = nemenyi(DEMSAR, alpha=0.10)
+    assert unnamed.significant_pair_names == (("model 0", "model 1"), ("model 0", "model 3"))
+
+
+def test_dataframe_pairs_are_reported_by_column_name() -> None:
+    pandas = pytest.importorskip("pandas")
+    result = nemenyi(pandas.DataFrame(DEMSAR, columns=NAMES), alpha=0.10)
+    assert result.significant_pair_names == (("C4.5", "C4.5+m"), ("C4.5", "C4.5+m+cf"))
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        (
+            {"a": [0.1, 0.2, 0.3], "b": [0.2, 0.1]},
+            r"`scores` given as a mapping must map each model name to its scores on the same "
+            r"data sets \(1-D, all of one length\); got shapes \{'a': \(3,\), 'b': \(2,\)\}\.",
+        ),
+        (
+            {"a": [[0.1, 0.2], [0.3, 0.4]], "b": [0.2, 0.1]},
+            r"`scores` given as a mapping .* got shapes \{'a': \(2, 2\), 'b': \(2,\)\}\.",
+        ),
+        ({"a": 0.1, "b": 0.2}, r"got shapes \{'a': \(\), 'b': \(\)\}\."),
+        ({}, r"`scores` is empty; at least one value is needed\."),
+        ({"a": ["x", "y"], "b": ["z", "w"]}, r"`scores` must be numeric; got dtype <U1\."),
+    ],
+)
+def test_mapping_errors(scores: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        friedman(scores)
+
+
 # --- Post-hoc tests against the reference and their internal consistency. ---
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -57,8 +58,24 @@ def _model_names(scores: Any, model_names: Any, n_models: int) -> tuple[str, ...
     return names
 
 
+def _mapping_table(scores: Mapping[Any, Any]) -> tuple[np.ndarray, list[str]]:
+    """A mapping ``{model name: its score on each data set}`` as columns, and the names."""
+    columns = {str(name): np.asarray(values) for name, values in scores.items()}
+    shapes = {name: column.shape for name, column in columns.items()}
+    if len(set(shapes.values())) > 1 or any(len(shape) != 1 for shape in shapes.values()):
+        raise ValueError(
+            "`scores` given as a mapping must map each model name to its scores on the same "
+            f"data sets (1-D, all of one length); got shapes {shapes}."
+        )
+    table = np.column_stack(list(columns.values())) if columns else np.empty((0, 0))
+    return table, list(columns)
+
+
 def _score_table(scores: Any, model_names: Any) -> tuple[np.ndarray, tuple[str, ...]]:
     """``scores`` as a finite float64 (N, k) table with N >= 2 and k >= 2, and the names."""
+    if isinstance(scores, Mapping):
+        scores, keys = _mapping_table(scores)
+        model_names = keys if model_names is None else model_names
     table = as_finite_array(scores, "scores", what="scores", max_ndim=2)
     if table.ndim != 2:
         raise ValueError(
@@ -124,9 +141,11 @@ def friedman(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
+    scores : array-like of shape (n_datasets, n_models), or mapping
         The performance of each model (column) on each data set (row), e.g. the
         cross-validated AUC.  A pandas DataFrame works; its columns name the models.
+        Or a mapping ``{model name: scores on each data set}`` (the columns of a
+        DataFrame built from it), whose keys name the models.
     higher_is_better : bool, default True
         True for scores such as accuracy or AUC (the highest gets rank 1); False for
         losses and error rates (the lowest gets rank 1).
@@ -135,8 +154,8 @@ def friedman(
         ``scipy.stats.friedmanchisquare`` and R's ``friedman.test`` do.  The default
         is Demsar's formula (no correction), which reproduces the published examples.
     model_names : sequence of str, optional
-        Names of the models, in column order (default: the DataFrame's columns, or
-        ``'model 0'``, ``'model 1'``, ...).
+        Names of the models, in column order (default: the DataFrame's columns or the
+        mapping's keys, else ``'model 0'``, ``'model 1'``, ...).
 
     Returns
     -------
@@ -356,14 +375,15 @@ def nemenyi(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
-        The performance of each model (column) on each data set (row).
+    scores : array-like of shape (n_datasets, n_models), or mapping
+        The performance of each model (column) on each data set (row); a DataFrame's
+        columns or a mapping's keys name the models (see :func:`friedman`).
     alpha : float, default 0.05
         Family-wise significance level, in (0, 1).
     higher_is_better : bool, default True
         True for scores (highest gets rank 1), False for losses.
     model_names : sequence of str, optional
-        Names of the models, in column order.
+        Names of the models, in column order (default: as for :func:`friedman`).
 
     Returns
     -------
@@ -423,6 +443,8 @@ def nemenyi(
     1.482
     >>> result.significant_pairs, result.cliques
     (((0, 2),), ((0, 1), (1, 2)))
+    >>> result.significant_pair_names
+    (('a', 'c'),)
     """
     alpha = _check_alpha(alpha)
     ranks, twice_sums, n, k, names = _rank_summary(scores, higher_is_better, model_names)
@@ -490,8 +512,9 @@ def bonferroni_dunn(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
-        The performance of each model (column) on each data set (row).
+    scores : array-like of shape (n_datasets, n_models), or mapping
+        The performance of each model (column) on each data set (row); a DataFrame's
+        columns or a mapping's keys name the models (see :func:`friedman`).
     control : int or str
         The control model: its column index, or its name in ``model_names``.
     alpha : float, default 0.05
@@ -499,7 +522,7 @@ def bonferroni_dunn(
     higher_is_better : bool, default True
         True for scores (highest gets rank 1), False for losses.
     model_names : sequence of str, optional
-        Names of the models, in column order.
+        Names of the models, in column order (default: as for :func:`friedman`).
 
     Returns
     -------
