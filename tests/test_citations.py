@@ -93,7 +93,7 @@ def test_the_scan_covers_the_package_docs_tests_and_readme() -> None:
         "src/assay/__init__.py",
         "docs/bibliography.md",
         "docs/_config/mkdocs.yml",
-        "tests/test_readme.py",
+        "tests/test_doc_examples.py",
     ):
         assert expected in paths
 
