@@ -71,7 +71,8 @@ def test_cardillo_matlab_example_with_edwards_correction() -> None:
 def test_agresti_presidential_approval_example() -> None:
     # Agresti, Categorical Data Analysis (2nd ed., 2002), section 10.1: approval of the
     # president in two surveys, [[794, 150], [86, 570]]; z = (86 - 150)/sqrt(236) = -4.17,
-    # z^2 = 17.36 (no continuity correction).  The source text 001's z is |z| = 4.17.
+    # z^2 = 17.36 (no continuity correction).  The z of "Estimation of the hypothesis
+    # real risk" is |z| = 4.17.
     result = assay.mcnemar(table=[[794, 150], [86, 570]], method="asymptotic", correction=False)
     assert result.statistic == pytest.approx(64**2 / 236, rel=1e-15)
     assert round(result.statistic, 2) == 17.36
@@ -79,8 +80,9 @@ def test_agresti_presidential_approval_example() -> None:
     assert result.details["z_source"] ** 2 == pytest.approx(result.statistic, rel=1e-14)
 
 
-def test_details_name_the_cells_as_source_text_001() -> None:
-    # 001: n01 = wrong by h1 only, n10 = wrong by h2 only, z = |n01 - n10| / sqrt(n01 + n10).
+def test_details_name_the_cells_as_the_risk_notes() -> None:
+    # "Estimation of the hypothesis real risk": n01 = wrong by h1 only, n10 = wrong by h2
+    # only, z = |n01 - n10| / sqrt(n01 + n10).
     y_true = np.array(["a", "b", "a", "b", "a", "b", "a"])
     pred_a = np.array(["a", "b", "b", "b", "a", "a", "b"])  # wrong on rows 2, 5, 6
     pred_b = np.array(["b", "b", "a", "a", "a", "b", "b"])  # wrong on rows 0, 3, 6

@@ -176,7 +176,7 @@ def test_unit_weights_are_no_weights(data):
 
 
 def test_one_vs_rest_cells_of_the_iris_matrix():
-    # Source 002, "Confusion Matrix": kNN (k = 5) on Iris.
+    # "Classification validation", "Confusion Matrix": kNN (k = 5) on Iris.
     cells = one_vs_rest_cells([[50, 0, 0], [0, 47, 3], [0, 2, 48]])
     np.testing.assert_array_equal(cells.tp, [50, 47, 48])
     np.testing.assert_array_equal(cells.fp, [0, 2, 3])

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import assay
+import assay.reference
 from assay.metrics._registry import METRICS
 from assay.metrics._sorted import sort_binary
 from tests.strategies import binary_ranking_data, class_labels, exact_sample_weights
@@ -134,16 +135,40 @@ def test_integer_weights_equal_repetition(name, data) -> None:
     )
 
 
+# The options each ranking declaration's sweep accepts (``sorted_options``), all tried.
+SORTED_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "roc_auc_score": [{}, {"max_fpr": 0.5}],
+    "average_precision_score": [{}],
+    "pr_auc_score": [{"method": m} for m in ("trapezoid", "interpolated", "11-point")],
+    "equal_error_rate": [{"method": m} for m in ("interpolate", "nearest")],
+}
+
+
+def test_every_ranking_declaration_has_its_options_tried() -> None:
+    ranking = {n: d for n, d in METRICS.items() if d.computed_from == "ranking"}
+    assert set(SORTED_OPTIONS) == set(ranking)
+    for name, declaration in ranking.items():
+        tried = {key for options in SORTED_OPTIONS[name] for key in options}
+        assert tried == set(declaration.sorted_options)
+
+
 @pytest.mark.parametrize(
-    "name", sorted(n for n, d in METRICS.items() if d.computed_from == "ranking")
+    ("name", "options"),
+    [(name, options) for name, variants in SORTED_OPTIONS.items() for options in variants],
 )
 @given(data=binary_ranking_data(max_n=60, both_classes=True))
-def test_ranking_metrics_are_their_sweep_of_the_sorted_data(name, data) -> None:
+def test_ranking_declarations_sweep_to_the_reference_value(name, options, data) -> None:
+    """``from_sorted`` (what resampling evaluates) gives the independent reference's value.
+
+    The public function is itself ``sort_binary`` + ``from_sorted``, so comparing the two
+    would compare a function with itself; ``assay.reference`` computes from the definitions.
+    """
     y, s, w = data
     declaration = METRICS[name]
-    sorted_data = sort_binary(y, s, sample_weight=w)
     assert declaration.from_sorted is not None
-    assert declaration.from_sorted(sorted_data) == declaration.function(y, s, sample_weight=w)
+    swept = declaration.from_sorted(sort_binary(y, s, sample_weight=w), **options)
+    reference = getattr(assay.reference, name)(y, s, sample_weight=w, **options)
+    assert _same(swept, reference)
 
 
 # A small data set on which a perfect model must beat a poor one for every metric.
@@ -177,7 +202,8 @@ def test_greater_is_better_is_true_to_the_metric(name) -> None:
 )
 @given(data=st.data())
 def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data) -> None:
-    """``from_confusion(*resolve(arguments))`` is the public value, for any options."""
+    """``from_confusion(*resolve(arguments))`` is the reference's value, for any options
+    (and the public value, which must not compute it another way)."""
     declaration = METRICS[name]
     arguments, weights, options = data.draw(declared_problem(name))
     assert declaration.from_confusion is not None
@@ -192,4 +218,8 @@ def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data)
             *arguments, sample_weight=weights, **options
         )
         value = declaration.from_confusion.from_confusion(matrix, **resolved)
+        # The public function is resolve + from_confusion itself: the independent
+        # reference is what makes this a check of the declaration, not of an identity.
+        reference = getattr(assay.reference, name)(*arguments, sample_weight=weights, **options)
+    assert _same(value, reference)
     np.testing.assert_array_equal(value, public)

@@ -142,7 +142,8 @@ def test_pooled_out_of_fold_scores_match_cross_val_predict(data):
     np.testing.assert_allclose(result.oof_score[0], theirs, rtol=0, atol=1e-12)
     predictions = model_selection.cross_val_predict(LogisticRegression(), X, y, cv=5)
     assert np.array_equal(result.oof_pred[0], predictions)
-    # the pooled ROC curve of source 003's recommended procedure
+    # the pooled ROC curve of the procedure Honavar, "Evaluating model performance",
+    # recommends
     pooled_auc = assay.roc_auc_score(y, result.oof_score[0])
     assert pooled_auc == pytest.approx(assay.reference.roc_auc_score(y, theirs), abs=1e-12)
 

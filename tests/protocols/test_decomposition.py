@@ -252,7 +252,7 @@ def test_absolute_median_of_an_even_count_is_the_midpoint():
 
 
 def test_eq28_with_a_constant_learner():
-    """Source text 000, eq. 28, checked by simulation: a learner that predicts the mean
+    """Wu, "Evaluation", eq. 28, checked by simulation: a learner that predicts the mean
     label of its training set has E f = E[F(x)] + 0 and Var f = (Var F(x) + 1) / n
     (x uniform on [-3, 3), noise N(0, 1)).  E[F(x)] and Var F(x) are computed by
     numerical integration; the Monte Carlo tolerance is 5 standard errors."""

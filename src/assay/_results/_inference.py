@@ -340,7 +340,7 @@ class TestResult(_ResultMixin):
         Standard error of ``estimate``, when the test uses one.
     details : mapping
         Test-specific extra values (read-only), e.g. the discordant counts of McNemar's
-        test or the z of the source texts.
+        test or the z of the "Estimation of the hypothesis real risk" notes.
     """
 
     __test__ = False  # not a pytest test class, despite its name

@@ -234,7 +234,7 @@ class CrossValidationResult(_CrossValidationReprMixin):
     scores : mapping of str to numpy.ndarray
         Per metric, the score on every split (in the order of the splits).
     mean : mapping of str to float
-        Per metric, the mean over the splits (source 000, eq. 9).
+        Per metric, the mean over the splits (Wu, "Evaluation", eq. 9).
     std : mapping of str to float
         Per metric, the sample standard deviation over the splits (``ddof=1``).
     interval : mapping of str to IntervalResult

@@ -398,8 +398,9 @@ def bootstrap(
     of the confusion-matrix cells, O(cells) whatever n (a stratified replicate draws
     each true class's row of cells). Replicate ``b`` uses the counter-based random
     stream keyed by (seed, b), so results are identical for any number of threads and
-    any chunk size. The bootstrap itself: Efron (1979); source text 001, section on
-    the bootstrap; 004, "Bootstrap".
+    any chunk size. The bootstrap itself: Efron (1979); "Estimation of the hypothesis
+    real risk", section on the bootstrap; Gama, "Evaluation of classification and
+    regression algorithms", "Bootstrap".
 
     References
     ----------

@@ -514,8 +514,9 @@ def compare(
     two predictions are exchanged with probability 1/2; the p-value is
     ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010), or exact when every swap pattern
     of the differing rows can be enumerated (at most ``n_resamples`` patterns). The
-    source texts compare two classifiers with McNemar's test on the same idea (001,
-    "Comparing two hypotheses"; 000, exercise 10).
+    lecture texts compare two classifiers with McNemar's test on the same idea
+    ("Estimation of the hypothesis real risk", "Comparing two hypotheses"; Wu,
+    "Evaluation", exercise 10).
 
     Examples
     --------

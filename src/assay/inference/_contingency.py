@@ -148,7 +148,8 @@ def mcnemar(
         chi-squared statistic, else None.  ``estimate`` is the difference in accuracy
         ``(b - c) / n``.  ``details`` holds the four cells ``n11, n10, n01, n00``,
         ``n_discordant = b + c`` and ``z_source = |n01 - n10| / sqrt(n01 + n10)``,
-        the uncorrected z of the source text 001.
+        the uncorrected z of "Estimation of the hypothesis real risk" (its "paired test
+        of McNemar or Gillick"; Gillick & Cox 1989).
 
     Raises
     ------
@@ -172,8 +173,9 @@ def mcnemar(
     ``P(X = b)`` for mid-p.  The asymptotic statistic is
     ``chi2 = max(|b - c| - 1, 0)^2 / (b + c)`` with the correction and
     ``(b - c)^2 / (b + c)`` without (McNemar 1947); the one-sided z is
-    ``(b - c -+ 1) / sqrt(b + c)``.  The source text 001 (section "Comparison of two
-    algorithms on the same test set", after Dietterich 1998) rejects equal error
+    ``(b - c -+ 1) / sqrt(b + c)``.  The notes "Estimation of the hypothesis real risk"
+    (section "Comparison of two algorithms on the same test set", after Dietterich
+    1998) reject equal error
     rates when ``z = |n01 - n10| / sqrt(n01 + n10)`` exceeds the normal quantile; its
     ``n01`` (wrong by the first model only) and ``n10`` (wrong by the second only)
     are the cells of the same names here; ``z^2`` is the uncorrected statistic.
@@ -188,6 +190,8 @@ def mcnemar(
     ----------
     Q. McNemar, "Note on the sampling error of the difference between correlated
     proportions or percentages", Psychometrika 12 (1947).
+    L. Gillick and S. J. Cox, "Some statistical issues in the comparison of speech
+    recognition algorithms", Proceedings of ICASSP (1989).
     T. G. Dietterich, "Approximate statistical tests for comparing supervised
     classification learning algorithms", Neural Computation 10 (1998).
     M. W. Fagerland, S. Lydersen and P. Laake, "The McNemar test for binary

@@ -184,8 +184,9 @@ def friedman(
     Notes
     -----
     With ``r_ij`` the rank of model j on data set i (midranks for ties) and
-    ``R_j = (1/N) sum_i r_ij`` (Demsar 2006, section 3.2.2; source text 004,
-    "Approach based on Ranks")::
+    ``R_j = (1/N) sum_i r_ij`` (Friedman 1937; Demsar 2006, section 3.2.2; Gama,
+    "Evaluation of classification and regression algorithms", "Approach based on
+    Ranks")::
 
         chi^2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]    (k - 1 df)
         F_F     = (N - 1) chi^2_F / (N (k - 1) - chi^2_F)   ((k - 1), (k - 1)(N - 1) df)
@@ -400,7 +401,8 @@ def nemenyi(
     Notes
     -----
     Two models differ significantly when their average ranks differ by at least
-    (Demsar 2006, section 3.2.2; source text 004)::
+    (Nemenyi 1963; Demsar 2006, section 3.2.2; Gama, "Evaluation of classification and
+    regression algorithms")::
 
         CD = q_alpha sqrt(k (k + 1) / (6 N))
 
@@ -409,8 +411,8 @@ def nemenyi(
     ``sqrt(2)``.  It is computed for any k by integrating the range distribution
     (not read from a table): for ``alpha = 0.05`` and k = 2..10 it gives 1.960,
     2.344, 2.569, 2.728, 2.850, 2.948, 3.031, 3.102, 3.164; Demsar's Table 5(a)
-    and source text 004 print 2.343 and 2.949 for k = 3 and 7: studentized range
-    table values rounded to three decimals (3.314 and 4.170) divided by
+    and Gama's slides print 2.343 and 2.949 for k = 3 and 7: studentized range table
+    values rounded to three decimals (3.314 and 4.170) divided by
     ``sqrt(2)``.
 
     ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))``; ``pvalues`` are the unadjusted
@@ -546,8 +548,8 @@ def bonferroni_dunn(
     ``q_alpha = z_{1 - alpha / (2 (k - 1))}``, that is when the two-sided normal
     p-value times ``k - 1`` is at most ``alpha``.  For ``alpha = 0.05`` and k = 2..10
     ``q_alpha`` is 1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, 2.734, 2.773;
-    Demsar's Table 5(b) prints 2.724 for k = 9, and source text 004 also prints
-    2.648 for k = 7.
+    Demsar's Table 5(b) prints 2.724 for k = 9, and Gama's slides ("Evaluation of
+    classification and regression algorithms") also print 2.648 for k = 7.
 
     Holm's step-down procedure on the same k - 1 p-values (Demsar 2006, section
     3.2.2) rejects at least as much and is recommended over Bonferroni-Dunn; its

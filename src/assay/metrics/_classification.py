@@ -93,7 +93,8 @@ def accuracy_score(
     Notes
     -----
     ``ACC = (1/n) sum_i I(y_i = yhat_i) = trace(C) / sum(C)`` for the confusion matrix
-    ``C`` (source 002, "Accuracy"; binary form ``(TP + TN) / n``).  It is always defined.
+    ``C`` ("Classification validation", slide "Accuracy"; binary form ``(TP + TN) / n``).
+    It is always defined.
 
     Examples
     --------
@@ -138,9 +139,10 @@ def error_rate(
 
     Notes
     -----
-    ``ERR = (1/n) sum_i I(y_i != yhat_i)``; binary form ``(FP + FN) / n`` (source 002,
-    "Error Rates").  Source 003's mailing example: confusion ``[[8, 2], [20, 970]]``
-    gives an error rate of 22/1000 = 2.2 %.
+    ``ERR = (1/n) sum_i I(y_i != yhat_i)``; binary form ``(FP + FN) / n``
+    ("Classification validation", slide "Error Rates").  The mailing example of Honavar,
+    "Evaluating model performance": confusion ``[[8, 2], [20, 970]]`` gives an error
+    rate of 22/1000 = 2.2 %.
 
     Examples
     --------
@@ -213,9 +215,10 @@ def precision_score(
 
     Notes
     -----
-    ``Precision_j = TP_j / (TP_j + FP_j) = n_jj / |R_j|`` (source 002, "Precision";
-    source 000, section 3.3, eq. 17); micro average ``sum_j TP_j / sum_j (TP_j + FP_j)``
-    (source 003, "Micro-averaged performance measures").
+    ``Precision_j = TP_j / (TP_j + FP_j) = n_jj / |R_j|`` ("Classification validation",
+    slide "Precision"; Wu, "Evaluation", section 3.3, eq. 17); micro average
+    ``sum_j TP_j / sum_j (TP_j + FP_j)`` (Sokolova & Lapalme 2009; Honavar, "Evaluating
+    model performance", "Micro-averaged performance measures").
 
     Examples
     --------
@@ -294,8 +297,9 @@ def recall_score(
 
     Notes
     -----
-    ``Recall_j = TP_j / (TP_j + FN_j) = n_jj / |D_j|`` (source 002, "Recall"; source 003,
-    "Sensitivity"; source 000, eq. 18).  The micro average equals the accuracy when all
+    ``Recall_j = TP_j / (TP_j + FN_j) = n_jj / |D_j|`` ("Classification validation", slide
+    "Recall"; Honavar, "Evaluating model performance", "Sensitivity"; Wu, "Evaluation",
+    eq. 18).  The micro average equals the accuracy when all
     classes are included.
 
     Examples
@@ -377,8 +381,9 @@ def f1_score(
     Notes
     -----
     ``F_j = 2 P_j R_j / (P_j + R_j) = 2 TP_j / (2 TP_j + FP_j + FN_j)`` computed from the
-    counts, so it is defined whenever the class occurs (source 002, "F-measure"; source
-    000, eq. 20).  The 'macro' average is source 002's "overall F-measure".
+    counts, so it is defined whenever the class occurs (van Rijsbergen 1979, chapter 7;
+    "Classification validation", slide "F-measure"; Wu, "Evaluation", eq. 20).  The
+    'macro' average is the "overall F-measure" of the "Classification validation" slides.
 
     Examples
     --------
@@ -464,7 +469,7 @@ def fbeta_score(
     Notes
     -----
     ``F_beta = (1 + b^2) P R / (b^2 P + R) = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``
-    (source 000, section 3.3, eq. 21), computed from the counts.
+    (Wu, "Evaluation", section 3.3, eq. 21), computed from the counts.
 
     Examples
     --------

@@ -86,7 +86,8 @@ class Cells(NamedTuple):
         return self.total - self.predicted_positives
 
     def pooled(self) -> Cells:
-        """Cells summed over the classes (the micro average's cells, source 003)."""
+        """Cells summed over the classes (the micro average's cells; Honavar, "Evaluating
+        model performance")."""
         return Cells(*(np.sum(cell, axis=-1, keepdims=True) for cell in self))
 
     def take(self, classes: np.ndarray | None) -> Cells:
@@ -422,9 +423,9 @@ def confusion_matrix(
     -----
     For class ``j`` of the matrix, ``TP_j = C[j, j]``, ``FN_j = sum_i C[j, i] - TP_j``,
     ``FP_j = sum_i C[i, j] - TP_j`` and ``TN_j`` is the rest; every confusion-matrix
-    metric of assay is a function of these cells (source 002, "Confusion Matrix";
-    source 000, exercise 9, for the row-normalized matrix).  Integer labels of a small
-    range are counted in O(n) without sorting.
+    metric of assay is a function of these cells ("Classification validation", slide
+    "Confusion Matrix"; Wu, "Evaluation", exercise 9, for the row-normalized matrix).
+    Integer labels of a small range are counted in O(n) without sorting.
 
     Examples
     --------

@@ -501,9 +501,9 @@ def equal_error_rate(
     Notes
     -----
     The EER (or cross-over rate) is the value at which FPR = FNR = 1 - TPR, found
-    where the ROC curve meets the anti-diagonal from (0, 1) to (1, 0) (source text
-    001, section 5.7.2.1, Figure 5.15). The ROC points used are (0, 0) and one point
-    per tie group.
+    where the ROC curve meets the anti-diagonal from (0, 1) to (1, 0) ("Estimation of
+    the hypothesis real risk", section 5.7.2.1, Figure 5.15). The ROC points used are
+    (0, 0) and one point per tie group.
 
     Examples
     --------

@@ -363,10 +363,11 @@ def bias_variance(
 
     Notes
     -----
-    The decomposition is eq. 28 of the "Evaluation" chapter (source text 000, section
-    4.3), ``E[(y - f)^2] = (F - E f)^2 + E[(f - E f)^2] + sigma^2``, the expectations
-    over independent training sets ``D``; other losses follow Domingos (2000) (source
-    text 004), see :func:`assay.decompose`.
+    The decomposition is eq. 28 of Wu, "Evaluation", section 4.3 (Geman, Bienenstock &
+    Doursat 1992), ``E[(y - f)^2] = (F - E f)^2 + E[(f - E f)^2] + sigma^2``, the
+    expectations over independent training sets ``D``; other losses follow Domingos
+    (2000) (and Gama, "Evaluation of classification and regression algorithms"), see
+    :func:`assay.decompose`.
 
     Built-in learners: polynomials are fitted in the Legendre basis of
     ``t = (2x - low - high) / (high - low)``, with ``[low, high]`` the smallest interval

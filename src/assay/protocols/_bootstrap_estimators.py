@@ -172,8 +172,9 @@ def bootstrap_632(
     Notes
     -----
     With ``C_i`` the resamples that leave row ``i`` out and ``L`` the loss
-    (Efron & Tibshirani 1997, section 3; source text 001, "bootstrap"; 004, holdout
-    and bootstrap slides):
+    (Efron & Tibshirani 1997, section 3; "Estimation of the hypothesis real risk",
+    "bootstrap"; Gama, "Evaluation of classification and regression algorithms",
+    holdout and bootstrap slides):
 
     * training (resubstitution) error ``err = (1/n) sum_i L(y_i, f(x_i))`` of the model
       ``f`` fitted on all rows;
@@ -182,9 +183,9 @@ def bootstrap_632(
       14 of the paper), over the ``n'`` rows with ``|C_i| > 0``.  This is *not* the mean
       over resamples of each resample's out-of-bag error (``oob_errors.mean()``, the
       average used by mlxtend): the two weigh rows differently;
-    * ``.632``: ``0.368 err + 0.632 Err^(1)`` (Efron 1983).  Source text 001 prints
-      "0.636 P1 + 0.368 P2", a misprint of 0.632; the weights are the paper's rounded
-      ``1 - e^-1`` and ``e^-1``;
+    * ``.632``: ``0.368 err + 0.632 Err^(1)`` (Efron 1983).  "Estimation of the
+      hypothesis real risk" prints "0.636 P1 + 0.368 P2", a misprint of 0.632; the
+      weights are the paper's rounded ``1 - e^-1`` and ``e^-1``;
     * ``.632+``: the no-information error ``gamma = (1/n^2) sum_i sum_j L(y_i,
       f(x_j))`` (eq. 27; for 0-1 loss ``sum_k p_k (1 - q_k)`` with ``p_k`` the observed
       and ``q_k`` the predicted class proportions), ``Err^(1)' = min(Err^(1), gamma)``,

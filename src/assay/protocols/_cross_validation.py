@@ -497,9 +497,9 @@ def cross_validate(
 
     Notes
     -----
-    Source 000, Algorithm 1 and eq. 9: ``Err_CV = (1/k) sum_i Err_i``; source 003's
-    recommended procedure: report the mean and standard deviation of the k estimates,
-    or a 95 % interval around the mean.
+    Wu, "Evaluation", Algorithm 1 and eq. 9: ``Err_CV = (1/k) sum_i Err_i``.  The
+    procedure recommended by Honavar, "Evaluating model performance": report the mean
+    and standard deviation of the k estimates, or a 95 % interval around the mean.
 
     ``interval`` is ``mean ± t_{J-1} s / sqrt(J)`` over the ``J`` splits
     (:func:`assay.mean_ci`).  It treats the split scores as independent, but their

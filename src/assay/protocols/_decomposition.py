@@ -181,10 +181,11 @@ def decompose(
 
     Notes
     -----
-    Domingos (2000) generalises the decomposition of squared loss (source text 000,
+    Domingos (2000) generalises the decomposition of squared loss (Wu, "Evaluation",
     section 4.3, eq. 28: ``E[(y - f)^2] = (F - E f)^2 + Var(f) + sigma^2``) to any loss
-    through the *main prediction* ``y_m = argmin_y' E_D[L(y', f)]`` (source text 004,
-    "Generalized definitions"): bias ``B = L(y*, y_m)``, variance
+    through the *main prediction* ``y_m = argmin_y' E_D[L(y', f)]`` (Gama, "Evaluation
+    of classification and regression algorithms", "Generalized definitions"): bias
+    ``B = L(y*, y_m)``, variance
     ``V = E_D[L(y_m, f)]``, noise ``N = E_t[L(t, y*)]``.
 
     **Squared loss.** ``y_m`` is the mean.  With ``truth`` ``F``:

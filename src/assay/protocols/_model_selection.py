@@ -87,8 +87,9 @@ def compare_models(
     Notes
     -----
     * ``paired_ttest``: ``t = d_bar / (s_d / sqrt(J))`` with ``J - 1`` degrees of
-      freedom (source 000, Algorithm 2; source 003's worked example).  It ignores the
-      overlap of the training sets, so its type-I error is too high (Dietterich 1998).
+      freedom (Wu, "Evaluation", Algorithm 2; the worked example of Honavar,
+      "Evaluating model performance").  It ignores the overlap of the training sets,
+      so its type-I error is too high (Dietterich 1998).
     * ``corrected_ttest``: Nadeau & Bengio (2003) replace ``1/J`` by
       ``1/J + n_test/n_train`` (mean sizes over the splits); with 10 x 10-fold CV this
       is the test Bouckaert & Frank (2004) recommend.
@@ -230,8 +231,9 @@ def one_standard_error_rule(
 
     Notes
     -----
-    Source 001, "The one standard error rule" (Hastie, Tibshirani & Friedman 2001,
-    section 7.10, p. 216): let ``b`` be the best model (lowest mean error; highest mean
+    "Estimation of the hypothesis real risk", "The one standard error rule" (Breiman et
+    al. 1984; Hastie, Tibshirani & Friedman 2001, section 7.10, p. 216): let ``b`` be
+    the best model (lowest mean error; highest mean
     score when ``greater_is_better``).  Every model with
     ``mean <= mean_b + se_b`` (``mean >= mean_b - se_b`` for scores) is a candidate;
     the rule picks the candidate of lowest complexity, ties going to the better mean

@@ -28,8 +28,8 @@ def kfold_assignment(n: int, n_splits: int) -> list[int]:
 
     Notes
     -----
-    Source 000, section 1.4, eqs. 6-8: disjoint folds covering the rows, of sizes that
-    differ by at most one.
+    Wu, "Evaluation", section 1.4, eqs. 6-8: disjoint folds covering the rows, of sizes
+    that differ by at most one.
     """
     fold_of = []
     for fold in range(n_splits):
@@ -100,8 +100,8 @@ def cross_validation_summary(
 
     Notes
     -----
-    ``mean ± t s / sqrt(J)`` (source 000, eqs. 33-35; Algorithm 2) and Nadeau & Bengio's
-    (2003) ``mean ± t sqrt((1/J + n_test/n_train) s^2)``; ``t`` is the
+    ``mean ± t s / sqrt(J)`` (Wu, "Evaluation", eqs. 33-35; Algorithm 2) and Nadeau &
+    Bengio's (2003) ``mean ± t sqrt((1/J + n_test/n_train) s^2)``; ``t`` is the
     ``(1 + confidence_level)/2`` quantile of Student's t with ``J - 1`` degrees of freedom.
     """
     count = len(scores)
@@ -130,7 +130,8 @@ def one_standard_error_rule(
 
     Notes
     -----
-    Hastie, Tibshirani & Friedman (2001), p. 216 (source 001): find the best mean; keep
+    Hastie, Tibshirani & Friedman (2001), p. 216 (and "Estimation of the hypothesis real
+    risk", "The one standard error rule"): find the best mean; keep
     the models whose mean is within the best model's standard error of it; among them
     take the lowest complexity, then the better mean, then the first position.
     """
