@@ -504,9 +504,10 @@ def compare(
     score distributions: the two models rank the rows equally well in every respect,
     which implies identical ROC curves (Venkatraman & Begg 1996; Bandos, Rockette & Gur
     2005 swap each subject's two ranks the same way, with the difference of the AUCs as
-    the statistic, as here). It is not the hypothesis of equal AUCs alone: at equal AUC,
-    crossing ROC curves or a coarser model (many ties) can be told apart; for equal AUCs
-    use ``method="bootstrap"`` or :func:`assay.delong_test`. The ranks are estimated
+    the statistic, as here). It is not the hypothesis of equal AUCs alone: models that
+    are not exchangeable (crossing ROC curves, AUCs of different variability) can be
+    rejected at equal AUCs; for equal AUCs use ``method="bootstrap"`` or
+    :func:`assay.delong_test`. The ranks are estimated
     from the sample, so the level holds approximately: on 1000 null data sets of 300
     rows with the models on different scales, it rejected in 3.5 % to 6.3 % at 5 %
     (swapping raw scores: 0 % to 1.9 %). Per-class (2-D) scores are refused: their rows
