@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy.special import expit
+from scipy.stats import rankdata
 
 # Scores drawn from a handful of values produce heavy ties; the other branch gives
 # (almost surely) distinct floats, including negative values and both signed zeros.
@@ -90,6 +92,36 @@ def binary_ranking_data(
             if weight is not None:
                 weight[:2] = np.maximum(weight[:2], 1.0)
     return y_true, y_score, weight
+
+
+@st.composite
+def paired_ranking_data(
+    draw: st.DrawFn, min_n: int = 2, max_n: int = 40
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, scores_a, scores_b, sample_weight)``: two models' scores of the same rows.
+
+    Both classes carry positive weight (as in :func:`binary_ranking_data`); the two
+    models' scores are drawn independently (tied, constant or continuous), or model B
+    copies model A on some rows, so that rows where the models agree occur too.
+    """
+    y_true, scores_a, weight = draw(binary_ranking_data(min_n, max_n, both_classes=True))
+    scores_b = draw(scores(y_true.shape[0]))
+    copied = np.asarray(draw(hnp.arrays(np.bool_, y_true.shape[0])))
+    return y_true, scores_a, np.where(copied, scores_a, scores_b), weight
+
+
+# Strictly increasing maps of scores (on the values `scores` draws, unless float rounding
+# merges or overflows some: a test checks that with `assume`). `rankdata` depends on the
+# data but is strictly increasing on it.
+INCREASING_TRANSFORMS = {
+    "identity": lambda x: x,
+    "affine": lambda x: 3.0 * x - 7.0,
+    "cube": lambda x: x**3,
+    "exp": lambda x: np.exp(x / 250.0),
+    "steep logistic": lambda x: expit(8.0 * x),
+    "arctan": np.arctan,
+    "midranks": lambda x: rankdata(x),
+}
 
 
 @st.composite

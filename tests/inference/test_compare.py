@@ -58,23 +58,6 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
         assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
 
 
-@pytest.mark.parametrize("tied", [False, True])
-@pytest.mark.parametrize("metric", [assay.roc_auc_score, assay.average_precision_score])
-def test_ranking_permutation_path_equals_the_generic_path(metric, tied):
-    # the fast path and the generic path read the same swap bits from the same streams
-    y, a, b = two_models(n=300, tied=tied)
-
-    def generic(y_true, y_score, sample_weight=None):
-        return metric(y_true, y_score, sample_weight=sample_weight)
-
-    fast = assay.compare(metric, y, a, b, method="permutation", n_resamples=50, rng=3)
-    slow = assay.compare(generic, y, a, b, method="permutation", n_resamples=50, rng=3)
-    np.testing.assert_allclose(
-        fast.resampled_differences, slow.resampled_differences, rtol=FLOAT_RTOL, atol=1e-15
-    )
-    assert fast.pvalue == slow.pvalue
-
-
 def test_label_permutation_replicates_equal_a_naive_recomputation():
     y, s, _ = two_models(n=200, tied=True)
     result = assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=6, rng=11)

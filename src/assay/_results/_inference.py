@@ -130,7 +130,8 @@ class ComparisonResult(_ResultMixin):
         ``'less'`` (A is smaller).
     method : str
         ``'bootstrap'`` (paired resamples of the rows) or ``'permutation'`` (the two
-        models' predictions swapped per example).
+        models' predictions, or for a ranking metric their midranks, swapped per
+        example).
     confidence_level : float
         Nominal coverage of the interval, in (0, 1).
     n_resamples : int
