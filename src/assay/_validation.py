@@ -7,6 +7,7 @@ here is exercised by ``tests/test_validation.py``.
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import sys
 from collections.abc import Iterable
@@ -88,14 +89,12 @@ def _legacy_multilabel_error(name: str, example: Any) -> ValueError:
     )
 
 
-def _first_sequence(items: Iterable[Any]) -> Any:
-    """The first non-empty element of ``items`` that is a sequence (else the first
-    sequence, else None); strings are not sequences here."""
-    sequences = (item for item in items if isinstance(item, _SEQUENCE_TYPES))
-    first = next(sequences, None)
-    if first is not None and len(first) == 0:
-        return next((item for item in sequences if len(item)), first)
-    return first
+def _first_sequence(items: Iterable[Any], limit: int = 100) -> Any:
+    """A sequence (not a string) among the first ``limit`` items, non-empty if one is
+    found there, else None."""
+    head = itertools.islice(items, limit)
+    sequences = [item for item in head if isinstance(item, _SEQUENCE_TYPES)]
+    return next((item for item in sequences if len(item)), sequences[0] if sequences else None)
 
 
 def two_column_scores_message(name: str, shape: tuple[int, ...]) -> str:
@@ -113,9 +112,10 @@ def as_1d(values: Any, name: str, *, scores: bool = False) -> np.ndarray:
 
     Refused with a message of their own: scipy.sparse input and sequences of sequences
     (the legacy multi-label format: an object array of lists, tuples, sets or arrays,
-    or a list of such of varying length).  With ``scores=True`` an (n, 2) array is
-    taken for the two columns of ``predict_proba`` and the message says to pass the
-    positive class's column.
+    or a list of such of varying length; as in scikit-learn, an object array is judged
+    by its first element, an O(1) look).  With ``scores=True`` an (n, 2) array is taken
+    for the two columns of ``predict_proba``: the message says to pass the positive
+    class's column.
     """
     reject_sparse(values, name)
     try:
@@ -136,14 +136,9 @@ def as_1d(values: Any, name: str, *, scores: bool = False) -> np.ndarray:
         raise ValueError(f"`{name}` must be 1-D, got an array of shape {array.shape}.")
     if array.shape[0] == 0:
         raise ValueError(f"`{name}` is empty; at least one sample is needed.")
-    if array.dtype == object and any(issubclass(t, _SEQUENCE_TYPES) for t in _types(array)):
+    if array.dtype == object and isinstance(array[0], _SEQUENCE_TYPES):
         raise _legacy_multilabel_error(name, _first_sequence(array))
     return array
-
-
-def _types(array: np.ndarray) -> set[type]:
-    """The Python types of the elements of an object array (one C-level pass)."""
-    return set(map(type, array))
 
 
 def check_same_length(**arrays: np.ndarray | None) -> int:
@@ -359,15 +354,19 @@ _BINARY_LABEL_SETS = (frozenset({0, 1}), frozenset({-1, 1}))
 
 
 def label_kind(array: np.ndarray) -> str:
-    """'numeric', 'string' or 'object' (objects of mixed or other types)."""
+    """'numeric', 'string' or 'object' (other objects).
+
+    An object array (a pandas column of strings, say) is judged by its first element,
+    an O(1) look; a mixture of types is caught where the labels are compared.
+    """
     if array.dtype.kind in "biuf":
         return "numeric"
     if array.dtype.kind in "US":
         return "string"
-    types = _types(array)
-    if all(issubclass(t, (str, bytes)) for t in types):
+    first = array[0] if array.size else None
+    if isinstance(first, (str, bytes)):
         return "string"
-    if all(issubclass(t, numbers.Number) for t in types):
+    if isinstance(first, numbers.Number):
         return "numeric"
     return "object"
 
@@ -392,7 +391,7 @@ def _label_array(values: Any, name: str) -> np.ndarray:
             "floats holding integers, or strings."
         )
     if array.dtype == object and label_kind(array) == "numeric":
-        converted = np.asarray(array.tolist())
+        converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
         if converted.dtype.kind in "biuf":
             array = converted
     return array
@@ -405,8 +404,8 @@ def as_labels(values: Any, name: str = "y_true") -> np.ndarray:
     return array
 
 
-def _check_predicted_floats(predicted: np.ndarray, name: str) -> None:
-    """Float predicted labels must be finite integers; other values are scores."""
+def check_predicted_floats(predicted: np.ndarray, name: str) -> None:
+    """Float predicted labels (any shape) must be finite integers; other values are scores."""
     _count_non_finite(predicted, name, "labels")
     continuous = predicted != np.round(predicted)
     if np.any(continuous):
@@ -444,9 +443,7 @@ def _check_within(
     pos_label: Any,
 ) -> None:
     """Float predicted labels must be labels of ``truth`` (or ``labels``, ``pos_label``)."""
-    values = few_distinct_values(predicted, 64)
-    if values is None:
-        values = distinct_values(predicted)
+    values = distinct_values(predicted)
     allowed = _allowed_labels(truth, labels, pos_label)
     unknown = values[~np.isin(values, allowed)]
     if unknown.shape[0]:
@@ -471,9 +468,10 @@ def as_label_pair(
     """Validate a target and predicted labels of it; both as 1-D arrays.
 
     The one check of predicted labels shared by every function that takes them (the
-    confusion-matrix metrics, McNemar's test, Cochran's Q, the fast paths of the
-    resampling functions).  Its purpose is to refuse scores where labels are expected:
-    a probability of exactly 1.0 would otherwise count as the label 1.  The rules:
+    confusion-matrix metrics and, through them, the resampling functions; McNemar's
+    test, Cochran's Q, :func:`assay.compare`'s check of ``pred_a`` and ``pred_b``).
+    Its purpose is to refuse scores where labels are expected: a probability of exactly
+    1.0 would otherwise count as the label 1.  The rules:
 
     * Both arrays are 1-D, non-empty, of the same length, and of a label dtype:
       integers, booleans, floats, strings (or objects); not sparse and not a sequence
@@ -506,11 +504,11 @@ def as_label_pair(
     check_same_kind(truth, predicted, names)
     if truth.dtype.kind == "f":
         if symmetric:
-            _check_predicted_floats(truth, true_name)
+            check_predicted_floats(truth, true_name)
         else:
             check_class_labels(truth, true_name)
     if predicted.dtype.kind == "f":
-        _check_predicted_floats(predicted, name)
+        check_predicted_floats(predicted, name)
     if predicted.dtype.kind == "f" and not symmetric and label_kind(truth) == "numeric":
         _check_within(predicted, names, truth, labels, pos_label)
     return truth, predicted

@@ -270,8 +270,12 @@ def test_registry_names_public_functions():
         ({"y_true": [0.0, np.inf], "y_pred": [0, 1]}, "`y_true` contains 1 infinite values"),
         ({"y_true": ["a", "b"], "y_pred": [0, 1]}, "`y_true` holds string labels but `y_pred`"),
         (
-            {"y_true": np.array(["a", 1], dtype=object), "y_pred": [0, 1]},
+            {"y_true": np.array(["a", 1], dtype=object), "y_pred": ["a", "b"]},
             "mix labels of different types",
+        ),
+        (  # an object array is judged by its first element
+            {"y_true": np.array(["a", 1], dtype=object), "y_pred": [0, 1]},
+            "`y_true` holds string labels but `y_pred` holds numbers",
         ),
         ({"y_true": np.array([1, 2], "M8[D]"), "y_pred": [0, 1]}, "`y_true` has dtype"),
         (

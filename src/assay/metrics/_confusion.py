@@ -13,7 +13,8 @@ Every confusion-matrix metric of assay is computed in two steps:
    as in scikit-learn, whose ``labels`` only choose which classes are reported.
 
 Label rules (scikit-learn's): the class set is the sorted union of the labels of
-``y_true`` and ``y_pred``; zero-weight rows still bring their labels in.  Integer and
+``y_true`` and ``y_pred``; zero-weight rows still bring their labels in.  Predictions
+must be labels, not scores (:func:`assay._validation.as_label_pair` states the rules).  Integer and
 boolean labels (and float labels holding integers) of a small range are counted with a
 lookup table in O(n), never sorted; only strings, objects and integers spread over a
 range much wider than n go through :func:`numpy.unique`.
