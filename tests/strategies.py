@@ -215,7 +215,9 @@ def class_labels(
     """``(y_true, y_pred, sample_weight)``: labels of one kind over 1 to 6 classes.
 
     Predictions copy the truth with some probability, so both perfect and hopeless
-    classes occur; weights come from :func:`exact_sample_weights`.
+    classes occur; weights come from :func:`exact_sample_weights`.  Float predictions
+    only take labels that occur in ``y_true`` (an integral float outside them is
+    refused as a score); the other kinds may predict classes absent from ``y_true``.
     """
     kind = draw(st.sampled_from(kinds))
     k = draw(st.integers(min_classes, 2 if kind == "bool" else max_classes))
@@ -224,5 +226,7 @@ def class_labels(
     pred_codes = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
     copied = np.asarray(draw(hnp.arrays(np.bool_, n)))
     pred_codes = np.where(copied, true_codes, pred_codes)
+    if kind == "float":  # float predictions must be labels of y_true (else they are scores)
+        pred_codes = np.where(np.isin(pred_codes, true_codes), pred_codes, true_codes)
     table = _label_table(kind, k)
     return table[true_codes], table[pred_codes], draw(exact_sample_weights(n))

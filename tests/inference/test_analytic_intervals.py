@@ -520,6 +520,17 @@ def test_error_rate_ci_reuses_the_label_checks_of_error_rate() -> None:
         error_rate_ci([0, 1], [0, 1], sample_weight=[1, -1])
 
 
+def test_error_rate_ci_refuses_scores_for_predicted_labels() -> None:
+    with pytest.raises(
+        ValueError,
+        match=r"^`y_pred` holds continuous values \(e\.g\. 0\.9\): scores or probabilities, "
+        r"not class labels; threshold them first \(e\.g\. `score >= 0\.5`\)",
+    ):
+        error_rate_ci([0, 1, 1], [1.0, 0.9, 0.0])
+    with pytest.raises(ValueError, match=r"^`y_pred` holds float values \[3\.0\] that are not"):
+        error_rate_ci([0, 1, 1], [1.0, 3.0, 0.0])
+
+
 # --- mean_ci ----------------------------------------------------------------------------
 
 

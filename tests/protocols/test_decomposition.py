@@ -311,6 +311,19 @@ def test_result_is_frozen_and_serialisable():
             {"noise_variance": [1.0, 2.0, 3.0], "truth": [0.0, 0.0]},
             "`noise_variance` must have one value per test point",
         ),
+        (
+            {"predictions": [[0.9, 0.2], [1.0, 0.0]], "y_true": [1, 0], "loss": "zero_one"},
+            r"^`predictions` holds continuous values \(e\.g\. 0\.9\): scores or probabilities, "
+            r"not class labels; threshold them first \(e\.g\. `score >= 0\.5`\)",
+        ),
+        (
+            {"predictions": [[1, 0], [1, 0]], "y_true": [0.5, 0], "loss": "zero_one"},
+            r"^`y_true` holds continuous values \(e\.g\. 0\.5\); this metric needs class",
+        ),
+        (
+            {"predictions": [[1, 0], [1, 0]], "truth": [1, 0.25], "loss": "zero_one"},
+            r"^`truth` holds continuous values \(e\.g\. 0\.25\)",
+        ),
     ],
 )
 def test_errors(kwargs, message):

@@ -309,7 +309,7 @@ def error_rate_ci(
     y_true : array-like of shape (n_samples,)
         True class labels (binary or multi-class).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     confidence_level : float, default=0.95
         Nominal coverage, in (0, 1).
     method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys'}, \

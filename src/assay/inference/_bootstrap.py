@@ -33,6 +33,7 @@ from assay._validation import (
     check_confidence_level,
     check_n_resamples,
     check_option,
+    reject_sparse,
 )
 from assay.inference._intervals import bootstrap_summary
 from assay.inference._plans import (
@@ -423,6 +424,8 @@ def bootstrap(
     check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    reject_sparse(y_true, "y_true")
+    reject_sparse(y_pred, "y_pred")
 
     n = len(y_true)
     clusters = cluster_codes(groups, n)

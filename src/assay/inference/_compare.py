@@ -51,6 +51,7 @@ from assay.inference._plans import (
     PairedRowsPlan,
     PairedStreamPlan,
     call_metric,
+    check_predicted_labels,
     cluster_codes,
     joint_cells,
     paired_rows_plan,
@@ -576,6 +577,9 @@ def compare(
             f"{np.shape(pred_b)}."
         )
     check_weights_supported(function, sample_weight)
+    check_predicted_labels(
+        declaration, y_true, {"pred_a": pred_a, "pred_b": pred_b}, metric_kwargs
+    )
     seed = resolve_seed(rng)
     estimate_a = scalar(call_metric(function, y_true, pred_a, sample_weight, metric_kwargs), name)
     estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)

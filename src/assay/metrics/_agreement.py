@@ -41,7 +41,7 @@ def matthews_corrcoef(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -139,7 +139,7 @@ def balanced_accuracy_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     adjusted : bool, default=False
@@ -210,7 +210,7 @@ def resolve_cohen_kappa(
             f"got {replace_undefined_by!r}."
         )
     confusion = labelled_confusion(
-        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2")
+        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2"), raters=True
     )
     classes = None
     if labels is not None:

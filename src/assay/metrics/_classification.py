@@ -47,7 +47,11 @@ def averaged_confusion(
     zero_division = check_zero_division(zero_division)
     binary = average == "binary"
     confusion = labelled_confusion(
-        y_true, y_pred, labels=None if binary else labels, sample_weight=sample_weight
+        y_true,
+        y_pred,
+        labels=None if binary else labels,
+        sample_weight=sample_weight,
+        pos_label=pos_label if binary else None,
     )
     matrix, options = averaging_options(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
@@ -73,7 +77,7 @@ def accuracy_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of correct rows instead of the fraction.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -120,7 +124,7 @@ def error_rate(
     y_true : array-like of shape (n_samples,)
         True class labels.
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of misclassified rows.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -175,7 +179,7 @@ def precision_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -257,7 +261,7 @@ def recall_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -339,7 +343,7 @@ def f1_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -425,7 +429,7 @@ def fbeta_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted

@@ -74,7 +74,7 @@ def expected_cost(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     cost_matrix : array-like of shape (n_classes, n_classes)
         ``cost_matrix[i, j]``: cost of predicting class ``j`` for true class ``i``, in
         the order of ``labels`` (default: the sorted union of the labels of ``y_true``

@@ -68,7 +68,7 @@ def classification_report(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report, in this order (absent ones are allowed).  Default: the sorted
         union of the labels of ``y_true`` and ``y_pred``.
