@@ -15,6 +15,7 @@ import numpy as np
 
 from assay._results import Bootstrap632Result
 from assay._validation import check_n_resamples, check_option
+from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._resampling import resolve_seed
 from assay.protocols._models import model_factory, take_rows, targets
@@ -234,27 +235,30 @@ def bootstrap_632(
         raise ValueError(f"`X` and `y` must have at least 2 rows; got {n}.")
     seed = resolve_seed(rng)
 
-    full_model = make_model()
-    full_model.fit(X, y)
-    full_predictions = np.asarray(full_model.predict(X))
-    training_error = float(_row_losses(loss_function, y, full_predictions).mean())
+    def fit_and_predict(rows: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+        fitted = make_model()
+        fitted.fit(take_rows(X, rows), y[rows])
+        return np.asarray(fitted.predict(take_rows(X, predicted)))
 
     loss_sums = np.zeros(n)
     oob_counts = np.zeros(n, dtype=np.int64)
     oob_errors = np.full(n_resamples, np.nan)
-    for b in range(n_resamples):  # one model fit per resample
-        drawn = _stream(seed, b).integers(0, n, size=n)
-        out_of_bag = np.flatnonzero(np.bincount(drawn, minlength=n) == 0)
-        if out_of_bag.shape[0] == 0:
-            continue
-        fitted = make_model()
-        fitted.fit(take_rows(X, drawn), y[drawn])
-        losses = _row_losses(
-            loss_function, y[out_of_bag], fitted.predict(take_rows(X, out_of_bag))
-        )
-        loss_sums[out_of_bag] += losses
-        oob_counts[out_of_bag] += 1
-        oob_errors[b] = losses.mean()
+    every_row = np.arange(n)
+    # a warning of the model on every fit reaches the user once, counted
+    with RepeatedWarnings("fits") as repeated:
+        full_predictions = repeated.call(fit_and_predict, every_row, every_row)
+        training_error = float(_row_losses(loss_function, y, full_predictions).mean())
+        for b in range(n_resamples):  # one model fit per resample
+            drawn = _stream(seed, b).integers(0, n, size=n)
+            out_of_bag = np.flatnonzero(np.bincount(drawn, minlength=n) == 0)
+            if out_of_bag.shape[0] == 0:
+                continue
+            predictions = repeated.call(fit_and_predict, drawn, out_of_bag)
+            losses = _row_losses(loss_function, y[out_of_bag], predictions)
+            loss_sums[out_of_bag] += losses
+            oob_counts[out_of_bag] += 1
+            oob_errors[b] = losses.mean()
+    repeated.emit(stacklevel=2)
 
     seen = oob_counts > 0
     n_never_oob = int(n - seen.sum())
