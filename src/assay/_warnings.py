@@ -45,7 +45,7 @@ class RepeatedWarnings:
         self._seen: dict[tuple[type[Warning], str], set[int]] = {}
         self._lock = threading.Lock()
         self._current = threading.local()
-        self._catcher: warnings.catch_warnings | None = None  # type: ignore[type-arg]
+        self._catcher: warnings.catch_warnings | None = None
 
     def __enter__(self) -> RepeatedWarnings:
         self._catcher = warnings.catch_warnings()
