@@ -404,15 +404,16 @@ def auc_ci(
     * ``interval="logit"``: ``expit(logit(A) -/+ z SE / (A (1 - A)))``, the normal
       interval of ``logit(A)`` (its standard error from the delta method) mapped back,
       the "LT" interval of Kottas, Kuss & Zapf (2014), whose simulations found the
-      untransformed Mann-Whitney interval liberal (see also Qin & Hotilovac 2008; R's
-      ROCit offers it as ``ciAUC(..., logit = TRUE)``).  It stays inside (0, 1) without clipping and is asymmetric where the
-      AUC is near 1.  Over 10,000 binormal data sets per setting (``m = n`` rows per
-      class) its 95 % coverage was 0.947-0.959 for AUC 0.7-0.95 and ``m >= 20``,
-      0.934 (AUC 0.98, ``m = 50``) and 0.917 (AUC 0.99, ``m = 50``), where the
-      clipped normal interval covered 0.837 (AUC 0.95, ``m = 20``), 0.848 and 0.799;
-      with 10 rows per class and an AUC of 0.95 or more (a sample AUC often 1, with
-      a DeLong SE of 0) neither covers well (0.36-0.79): use more data.  The guide
-      (DeLong's test and AUC intervals) has the whole table; the slow tests check it.
+      untransformed Mann-Whitney interval liberal (see also Qin & Hotilovac 2008;
+      R's ROCit offers it as ``ciAUC(..., logit = TRUE)``).  It stays inside (0, 1)
+      without clipping and is asymmetric where the AUC is near 1.  Over 10,000
+      binormal data sets per setting (``m = n`` rows per class) its 95 % coverage
+      was 0.947-0.959 for AUC 0.7-0.95 and ``m >= 20``, 0.934 (AUC 0.98, ``m = 50``)
+      and 0.917 (AUC 0.99, ``m = 50``), where the clipped normal interval covered
+      0.837 (AUC 0.95, ``m = 20``), 0.848 and 0.799; with 10 rows per class and an
+      AUC of 0.95 or more (a sample AUC often 1, with a DeLong SE of 0) neither
+      covers well (0.36-0.79): use more data.  The guide (DeLong's test and AUC
+      intervals) has the whole table; the slow tests check part of it.
     * ``interval="normal"``: ``A -/+ z SE`` clipped to [0, 1], what pROC's
       ``ci.auc(..., method = "delong")`` computes (it clips too, and returns NA for a
       single case or control).

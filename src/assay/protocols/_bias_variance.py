@@ -362,6 +362,12 @@ def bias_variance(
     TypeError
         If ``learner`` is none of the accepted kinds, or ``generator`` is not callable.
 
+    Warns
+    -----
+    Warning
+        A warning of a Python learner in several rounds is shown once, with its class
+        and message and ``[in j of J rounds]``.
+
     Notes
     -----
     The decomposition is eq. 28 of the "Evaluation" chapter (source text 000, section

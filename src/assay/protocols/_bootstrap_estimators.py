@@ -169,6 +169,9 @@ def bootstrap_632(
     DegenerateDataWarning
         If some rows are in every resample (they are left out of ``Err^(1)``), or if no
         row is ever out of bag (the estimate is then NaN).
+    Warning
+        A warning of the model in several fits is shown once, with its class and
+        message and ``[in j of J fits]`` (the full fit and one per resample).
 
     Notes
     -----

@@ -411,14 +411,19 @@ def cross_validate(
         ``rng`` the folds are contiguous (not shuffled), as in scikit-learn; with
         ``rng`` they are shuffled.  Or any object with ``split(X, y)`` (the assay
         splitters, scikit-learn's), or an iterable of ``(train_index, test_index)``.
-    metrics : str, callable or sequence of them, optional
+    metrics : str, callable, sequence of them, or dict, optional
         assay metric names (``'accuracy_score'``, ``'roc_auc_score'``, ...) or
-        callables ``f(y_true, y_pred)``.  Default: ``'accuracy_score'`` for class
+        callables ``f(y_true, y_pred)``, a metric with options as a
+        ``functools.partial`` (reported as ``"f1_score(average='macro')"``), or a dict
+        ``{name: metric}`` naming them.  Default: ``'accuracy_score'`` for class
         targets, ``'mean_squared_error'`` otherwise.  Ranking metrics (and callables
         whose second parameter is named ``y_score``, ``y_prob`` or ``y_proba``)
         receive continuous scores: ``decision_function(X)`` if the model has it, else
         the second column of ``predict_proba(X)`` (scikit-learn's ranking scorers try
-        the same methods in the same order); they need a binary target.
+        the same methods in the same order).  With more than two classes they receive
+        ``predict_proba(X)`` and ``'roc_auc_score'`` is the one-vs-rest macro average
+        (scikit-learn's ``'roc_auc_ovr'``); a metric whose ``average`` is
+        ``'binary'`` is refused before any fit (pass ``average=`` through a partial).
     rng : None, int or numpy.random.Generator, default=None
         Seed of the shuffled folds when ``cv`` is an integer (an error otherwise:
         give the splitter its own ``rng``).
@@ -436,25 +441,31 @@ def cross_validate(
     -------
     CrossValidationResult
         ``scores[metric]`` per split, ``mean``, ``std`` (``ddof=1``), ``interval``
-        (t interval), ``corrected_interval`` (Nadeau & Bengio), ``n_train``,
-        ``n_test``, ``fit_time``, ``score_time``, ``oof_pred``, ``oof_score``,
-        ``oof_fold`` and ``rng_seed``.
+        (t interval), ``corrected_interval`` (Nadeau & Bengio), both inside the
+        metric's range, ``n_train``, ``n_test``, ``fit_time``, ``score_time``,
+        ``oof_pred``, ``oof_score`` (a third axis of class probabilities for a
+        multi-class ranking metric), ``oof_fold`` and ``rng_seed``.
 
     Raises
     ------
     ValueError
         ``X`` and ``y`` of different lengths; a bad ``cv`` (too many folds, a split
         with an empty or out-of-range index set), ``rng`` with a splitter, an unknown
-        metric name, a bad ``n_jobs`` or ``confidence_level``.
+        metric name, a metric without a multi-class meaning on a multi-class target,
+        a bad ``n_jobs`` or ``confidence_level``.
     TypeError
         ``model`` without fit/predict (or a factory returning such a thing); a ranking
-        metric for a model with neither ``decision_function`` nor ``predict_proba``.
+        metric for a model with neither ``decision_function`` nor ``predict_proba``
+        (``predict_proba`` for a multi-class target).
 
     Warns
     -----
     DegenerateDataWarning
         All split scores of a metric equal (zero-width intervals), or a single split
         (NaN spread and intervals); a class smaller than the number of folds.
+    Warning
+        A warning of the model or a metric in several splits is shown once, with its
+        class and message and ``[in j of J splits]``.
 
     Notes
     -----
@@ -475,6 +486,12 @@ def cross_validate(
     random subsampling and used for repeated k-fold by Bouckaert & Frank (2004); it is
     a heuristic, conservative rather than exact, and for bootstrap splits (training
     rows repeated) it has no derivation at all.
+
+    Both intervals are clipped to the range of the metric (the registry's, for the
+    options of a partial; a callable's ``value_range`` attribute; else unbounded):
+    an AUC's t interval never reaches above 1.  When a bound moved,
+    ``details['unclipped_interval']`` keeps the formula's.  Clipping loses no
+    coverage, since the true mean of the metric lies in its range.
 
     Pooled out-of-fold predictions: the splits are grouped into *rounds*; a split
     starts a new round when one of its test rows was already tested in the current

@@ -58,8 +58,9 @@ def compare_models(
         As in :func:`cross_validate`; the splits are drawn once and used for both
         models.  ``RepeatedKFold(2, 5)`` or ``RepeatedStratifiedKFold(2, 5)`` (the
         5x2cv design) adds Dietterich's t-test and Alpaydin's F-test.
-    metric : str or callable, optional
-        One metric (default as in :func:`cross_validate`).
+    metric : str, callable or dict, optional
+        One metric, as in :func:`cross_validate` (a ``functools.partial``, or a
+        one-entry dict ``{name: metric}`` to name it); default as there.
     rng : None, int or numpy.random.Generator, default=None
         Seed of the folds when ``cv`` is an integer.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -80,12 +81,16 @@ def compare_models(
     Raises
     ------
     ValueError, TypeError
-        As :func:`cross_validate`; fewer than 2 splits; a bad ``alternative``.
+        As :func:`cross_validate`; fewer than 2 splits; a bad ``alternative``; a dict
+        ``metric`` with more than one entry.
 
     Warns
     -----
     DegenerateDataWarning
         Identical or constant differences (from the tests).
+    Warning
+        A warning of either model or the metric in several fits is shown once, with
+        ``[in j of J fits]`` (J counts the fits of both models).
 
     Notes
     -----
@@ -100,7 +105,10 @@ def compare_models(
       the two folds of replication ``i``.
 
     The sign of the differences follows the metric: for an error rate, a positive
-    difference means model A errs more.
+    difference means model A errs more.  The intervals of the two t-tests are clipped
+    to the range of a difference of the metric (``[-1, 1]`` for a rate; from a range
+    ``[a, b]``, ``[a - b, b - a]``), with ``details['unclipped_interval']`` when a bound
+    moved; the p-values are unchanged.
 
     References
     ----------
