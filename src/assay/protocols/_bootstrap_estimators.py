@@ -238,18 +238,18 @@ def bootstrap_632(
         raise ValueError(f"`X` and `y` must have at least 2 rows; got {n}.")
     seed = resolve_seed(rng)
 
-    def fit_and_predict(rows: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    def fit_and_predict(rows: np.ndarray | None, predicted: np.ndarray | None) -> np.ndarray:
+        """A fresh model fitted on ``rows`` predicts ``predicted`` (None: all of X)."""
         fitted = make_model()
-        fitted.fit(take_rows(X, rows), y[rows])
-        return np.asarray(fitted.predict(take_rows(X, predicted)))
+        fitted.fit(X if rows is None else take_rows(X, rows), y if rows is None else y[rows])
+        return np.asarray(fitted.predict(X if predicted is None else take_rows(X, predicted)))
 
     loss_sums = np.zeros(n)
     oob_counts = np.zeros(n, dtype=np.int64)
     oob_errors = np.full(n_resamples, np.nan)
-    every_row = np.arange(n)
     # a warning of the model on every fit reaches the user once, counted
     with RepeatedWarnings("fits") as repeated:
-        full_predictions = repeated.call(fit_and_predict, every_row, every_row)
+        full_predictions = repeated.call(fit_and_predict, None, None)
         training_error = float(_row_losses(loss_function, y, full_predictions).mean())
         for b in range(n_resamples):  # one model fit per resample
             drawn = _stream(seed, b).integers(0, n, size=n)
