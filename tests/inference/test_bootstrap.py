@@ -527,3 +527,27 @@ def test_grouped_jackknife_removes_each_group(tied):
         sizes = plan.value.astype(np.int64)
         shares = sum((g + 1) * sizes // n_groups - g * sizes // n_groups for g in range(7))
         np.testing.assert_array_equal(shares, sizes)
+
+
+def test_basic_interval_is_kept_in_the_range_of_the_metric():
+    from assay.inference._intervals import basic_interval
+
+    y_true, y_score = binormal_scores(60, auc=0.97, prevalence=0.5, rng=0)
+    result = assay.bootstrap(
+        assay.roc_auc_score, y_true, y_score, method="basic", n_resamples=500, rng=1
+    )
+    # 2 * estimate - q(alpha / 2) lies above an AUC of 1 here
+    formula = basic_interval(result.bootstrap_distribution, result.estimate, 0.95)
+    assert formula.high > 1.0
+    assert result.confidence_interval == (formula.low, 1.0)
+    # an error rate near 0 is cut at 0, a count (normalize=False) is not cut at 1
+    y_pred = (y_score > 0.5).astype(int)
+    errors = assay.bootstrap(
+        assay.error_rate, y_true, y_pred, method="basic", n_resamples=500, rng=2
+    )
+    assert errors.confidence_interval.low >= 0.0
+    counts = assay.bootstrap(
+        assay.accuracy_score, y_true, y_pred, method="basic", n_resamples=500, rng=2,
+        normalize=False,
+    )  # fmt: skip
+    assert counts.confidence_interval.high > 1.0

@@ -240,10 +240,11 @@ class CrossValidationResult(_CrossValidationReprMixin):
     interval : mapping of str to IntervalResult
         Per metric, the t interval of the mean (:func:`assay.mean_ci`): it treats the
         splits' scores as independent, which they are not (see
-        :func:`~assay.protocols.cross_validate`).
+        :func:`~assay.protocols.cross_validate`).  Clipped to the metric's range
+        (``details['unclipped_interval']`` when a bound moved).
     corrected_interval : mapping of str to IntervalResult
         Per metric, the same interval with Nadeau & Bengio's variance factor
-        ``1 / J + n_test / n_train`` in place of ``1 / J``.
+        ``1 / J + n_test / n_train`` in place of ``1 / J``, clipped likewise.
     confidence_level : float
         Nominal coverage of both intervals.
     n_train, n_test : numpy.ndarray of int64
@@ -255,7 +256,9 @@ class CrossValidationResult(_CrossValidationReprMixin):
         tested in round ``r``, the prediction of the model that did not see it.
     oof_score : numpy.ndarray of shape (n_rounds, n_samples) or None
         The same for the continuous scores (decision function or probability of the
-        positive class), when they were computed; NaN where ``oof_fold`` is -1.
+        positive class), when they were computed; NaN where ``oof_fold`` is -1.  For
+        a multi-class target, shape (n_rounds, n_samples, n_classes): the class
+        probabilities, classes in sorted order.
     oof_fold : numpy.ndarray of int64, shape (n_rounds, n_samples)
         The split whose test set holds the sample in that round; -1 where the sample
         was not tested in that round (its ``oof_pred`` entry is then meaningless).

@@ -11,8 +11,10 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
+import reprlib
 import sys
 import time
 from collections.abc import Callable
@@ -53,6 +55,23 @@ def n_workers() -> int:
     return int(numba.get_num_threads())
 
 
+def metric_name(metric: Any) -> str:
+    """A readable name of a callable metric, for results and messages.
+
+    A registry function gives its public name; a ``functools.partial`` the name of
+    what it wraps with its bound arguments, ``f1_score(average='macro')`` (never
+    ``'partial'``); another callable its ``__name__``, else its type's name.
+    """
+    if isinstance(metric, functools.partial):
+        bound = [reprlib.repr(value) for value in metric.args]
+        bound += [f"{key}={reprlib.repr(value)}" for key, value in metric.keywords.items()]
+        return f"{metric_name(metric.func)}({', '.join(bound)})"
+    for declaration in METRICS.values():
+        if declaration.function is metric:
+            return declaration.name
+    return str(getattr(metric, "__name__", type(metric).__name__))
+
+
 def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[..., Any], str]:
     """(declaration or None, function, name) of ``metric``: an assay metric, its name,
     or any callable ``f(y_true, y_pred, ...)`` (the generic path)."""
@@ -68,8 +87,7 @@ def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[...,
         if declaration.function is metric:
             return declaration, metric, declaration.name
     if callable(metric):
-        name = getattr(metric, "__name__", type(metric).__name__)
-        return None, metric, name
+        return None, metric, metric_name(metric)
     raise TypeError(
         "`metric` must be an assay metric, its name, or a callable "
         f"f(y_true, y_pred, sample_weight=...); got {metric!r}."

@@ -94,7 +94,11 @@ def holdout_test_counts(class_counts: list[int], n_test: int) -> list[int]:
 
 
 def cross_validation_summary(
-    scores: list[float], n_train: float, n_test: float, confidence_level: float = 0.95
+    scores: list[float],
+    n_train: float,
+    n_test: float,
+    confidence_level: float = 0.95,
+    value_range: tuple[float, float] = (-math.inf, math.inf),
 ) -> dict[str, Any]:
     """Mean, sample standard deviation, t interval and corrected interval of split scores.
 
@@ -103,6 +107,7 @@ def cross_validation_summary(
     ``mean ± t s / sqrt(J)`` (Wu, "Evaluation", eqs. 33-35; Algorithm 2) and Nadeau &
     Bengio's (2003) ``mean ± t sqrt((1/J + n_test/n_train) s^2)``; ``t`` is the
     ``(1 + confidence_level)/2`` quantile of Student's t with ``J - 1`` degrees of freedom.
+    Both intervals are then cut to the metric's ``value_range``.
     """
     count = len(scores)
     mean = math.fsum(scores) / count
@@ -111,11 +116,16 @@ def cross_validation_summary(
     quantile = float(stats.t.ppf((1 + confidence_level) / 2, count - 1))
     half = quantile * std / math.sqrt(count)
     corrected_half = quantile * math.sqrt((1 / count + n_test / n_train) * variance)
+    lowest, highest = value_range
+
+    def cut(low: float, high: float) -> tuple[float, float]:
+        return max(lowest, min(highest, low)), max(lowest, min(highest, high))
+
     return {
         "mean": mean,
         "std": std,
-        "interval": (mean - half, mean + half),
-        "corrected_interval": (mean - corrected_half, mean + corrected_half),
+        "interval": cut(mean - half, mean + half),
+        "corrected_interval": cut(mean - corrected_half, mean + corrected_half),
     }
 
 
