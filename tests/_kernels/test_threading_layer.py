@@ -240,3 +240,38 @@ def test_a_forced_gnu_openmp_layer_is_respected_with_a_fork_warning() -> None:
     assert report["layer"] == "omp"
     assert [w[0] for w in report["warnings"]] == ["ThreadingLayerWarning"]
     assert "kills a child process that forks" in report["warnings"][0][1]
+
+
+STARTED_BEFORE_IMPORT = """
+import numba
+
+numba.config.THREADING_LAYER = "workqueue"
+
+
+@numba.njit(parallel=True)
+def user_kernel(n):
+    total = 0
+    for i in numba.prange(n):
+        total += i
+    return total
+
+
+user_kernel(10)  # the host's own parallel code starts the layer before assay is imported
+numba.config.THREADING_LAYER = "default"  # too late to change anything
+"""
+
+
+def test_a_layer_started_before_import_is_kept_and_serialised_with_a_warning() -> None:
+    body = THREADS.replace(
+        'warnings.simplefilter("ignore", assay.ThreadingLayerWarning)',
+        'warnings.simplefilter("always", assay.ThreadingLayerWarning)',
+    )
+    process = run_python(
+        snippet(STARTED_BEFORE_IMPORT, body, n=20_000, n_resamples=300),
+        warnings_as_errors=False,
+    )
+    report = last_json_line(process)
+    assert report["layer"] == "workqueue"
+    expected = {str(seed): plain_replicates(20_000, 300, seed) for seed in (31, 32, 33, 34)}
+    assert report["results"] == expected
+    assert process.stderr.count("ThreadingLayerWarning") == 1
