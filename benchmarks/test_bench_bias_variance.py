@@ -1,6 +1,6 @@
 """Bias-variance Monte Carlo: ``assay.bias_variance`` against a numpy loop and mlxtend.
 
-The experiment (source text 000, section 4.3, Figure 5, at benchmark size): polynomial
+The experiment (Wu, "Evaluation", section 4.3, Figure 5, at benchmark size): polynomial
 regression of degree 15 on eq. 4, ``y = 3(x - 0.2)^2 - 7(x - 0.2) + 4.2 + e``,
 ``e ~ N(0, 1)``, ``x ~ U(-3, 3)``; ``ROUNDS`` = 1000 training sets of ``N_TRAIN`` = 100
 points; ``N_TEST`` = 1000 test points ``numpy.linspace(-3, 3, 1000)``.

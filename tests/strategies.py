@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy.special import expit
+from scipy.stats import rankdata
 
 # Scores drawn from a handful of values produce heavy ties; the other branch gives
 # (almost surely) distinct floats, including negative values and both signed zeros.
@@ -90,6 +92,36 @@ def binary_ranking_data(
             if weight is not None:
                 weight[:2] = np.maximum(weight[:2], 1.0)
     return y_true, y_score, weight
+
+
+@st.composite
+def paired_ranking_data(
+    draw: st.DrawFn, min_n: int = 2, max_n: int = 40
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, scores_a, scores_b, sample_weight)``: two models' scores of the same rows.
+
+    Both classes carry positive weight (as in :func:`binary_ranking_data`); the two
+    models' scores are drawn independently (tied, constant or continuous), or model B
+    copies model A on some rows, so that rows where the models agree occur too.
+    """
+    y_true, scores_a, weight = draw(binary_ranking_data(min_n, max_n, both_classes=True))
+    scores_b = draw(scores(y_true.shape[0]))
+    copied = np.asarray(draw(hnp.arrays(np.bool_, y_true.shape[0])))
+    return y_true, scores_a, np.where(copied, scores_a, scores_b), weight
+
+
+# Strictly increasing maps of scores (on the values `scores` draws, unless float rounding
+# merges or overflows some: a test checks that with `assume`). `rankdata` depends on the
+# data but is strictly increasing on it.
+INCREASING_TRANSFORMS = {
+    "identity": lambda x: x,
+    "affine": lambda x: 3.0 * x - 7.0,
+    "cube": lambda x: x**3,
+    "exp": lambda x: np.exp(x / 250.0),
+    "steep logistic": lambda x: expit(8.0 * x),
+    "arctan": np.arctan,
+    "midranks": lambda x: rankdata(x),
+}
 
 
 @st.composite
@@ -183,7 +215,9 @@ def class_labels(
     """``(y_true, y_pred, sample_weight)``: labels of one kind over 1 to 6 classes.
 
     Predictions copy the truth with some probability, so both perfect and hopeless
-    classes occur; weights come from :func:`exact_sample_weights`.
+    classes occur; weights come from :func:`exact_sample_weights`.  Float predictions
+    only take labels that occur in ``y_true`` (an integral float outside them is
+    refused as a score); the other kinds may predict classes absent from ``y_true``.
     """
     kind = draw(st.sampled_from(kinds))
     k = draw(st.integers(min_classes, 2 if kind == "bool" else max_classes))
@@ -192,5 +226,50 @@ def class_labels(
     pred_codes = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
     copied = np.asarray(draw(hnp.arrays(np.bool_, n)))
     pred_codes = np.where(copied, true_codes, pred_codes)
+    if kind == "float":  # float predictions must be labels of y_true (else they are scores)
+        pred_codes = np.where(np.isin(pred_codes, true_codes), pred_codes, true_codes)
     table = _label_table(kind, k)
     return table[true_codes], table[pred_codes], draw(exact_sample_weights(n))
+
+
+# --- Options that change what a registry metric computes. ---
+
+
+@st.composite
+def metric_options(draw: st.DrawFn, name: str, binary: bool) -> dict:
+    """Keyword options of registry metric ``name`` that move its value or its range.
+
+    ``binary``: the labels are {0, 1}, so ``average='binary'`` is allowed.
+    """
+    from assay.metrics._registry import METRICS  # the strategies stay importable alone
+
+    declaration = METRICS[name]
+    options: dict = {}
+    cells = declaration.from_confusion
+    if cells is not None and "average" in cells.options:
+        averages = [a for a in cells.averages if binary or a != "binary"]
+        options["average"] = draw(st.sampled_from(averages))
+        if "zero_division" in cells.options:
+            options["zero_division"] = draw(st.sampled_from([0.0, 1.0, np.nan]))
+    if "beta" in (cells.options if cells is not None else ()):
+        options["beta"] = draw(st.sampled_from([0.5, 1.0, 2.0]))
+    if name in ("accuracy_score", "error_rate"):
+        options["normalize"] = draw(st.booleans())
+    if name == "balanced_accuracy_score":
+        options["adjusted"] = draw(st.booleans())
+    if name == "cohen_kappa_score":
+        options["weights"] = draw(st.sampled_from([None, "linear", "quadratic"]))
+    if name == "expected_cost":
+        options["normalize"] = draw(st.sampled_from(["all", "true", None]))
+    if name == "roc_auc_score":
+        options["max_fpr"] = draw(st.sampled_from([None, 0.1, 0.5, 1.0]))
+    if name in ("pr_auc_score", "equal_error_rate"):
+        methods = (
+            ("trapezoid", "interpolated", "11-point")
+            if name == "pr_auc_score"
+            else ("interpolate", "nearest")
+        )
+        options["method"] = draw(st.sampled_from(methods))
+    if name == "r2_score":
+        options["force_finite"] = draw(st.booleans())
+    return options

@@ -177,7 +177,7 @@ def test_to_dict_values() -> None:
     assert json.dumps(permutation["rng_seed"]) == "null"
 
 
-def test_undefined_values_serialise_as_nan() -> None:
+def test_undefined_values_serialise_as_null() -> None:
     result = _bootstrap_result(
         confidence_interval=(np.nan, np.nan),
         standard_error=np.nan,
@@ -185,14 +185,19 @@ def test_undefined_values_serialise_as_nan() -> None:
         bootstrap_distribution=[],
         n_undefined=2000,
     )
-    text = json.dumps(result.to_dict())
-    assert '"confidence_interval": {"low": NaN, "high": NaN}' in text
+    text = json.dumps(result.to_dict(), allow_nan=False)
+    assert '"confidence_interval": {"low": null, "high": null}' in text
+    assert '"standard_error": null' in text and '"bias": null' in text
     assert '"bootstrap_distribution": []' in text
     assert "standard_error=nan," in repr(result)
 
 
-def test_results_compare_by_identity() -> None:
-    result = _bootstrap_result()
-    assert result == result
-    assert result != _bootstrap_result()
-    assert isinstance(hash(result), int)
+@pytest.mark.parametrize("make", RESULTS)
+def test_results_compare_by_identity(make) -> None:
+    result, twin = make(), make()  # the same fields, arrays included
+    # `==` is identity: a field-by-field comparison would compare the arrays (and raise)
+    assert result.__eq__(twin) is NotImplemented
+    assert (result == twin) is False and (result != twin) is True
+    # hashable by identity, so results can be dictionary keys and set members
+    assert len({result, twin, result}) == 2
+    assert hash(result) == object.__hash__(result)

@@ -126,3 +126,153 @@ def test_few_distinct_values(values: np.ndarray, limit: int, as_bool: bool) -> N
 def test_few_distinct_values_of_strings() -> None:
     np.testing.assert_array_equal(v.few_distinct_values(np.array(["b", "a", "b"]), 2), ["a", "b"])
     assert v.few_distinct_values(np.array(["b", "a", "c"]), 2) is None
+
+
+# --- Predicted labels: the one check shared by every function that takes them. ---
+
+# The message that says to threshold scores, for a prediction argument named NAME.
+THRESHOLD_HINT = r"threshold them first \(e\.g\. `score >= 0\.5`\)"
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs",
+    [
+        ([0, 1, 1], [0, 2, 1], {}),  # integer class absent from y_true: allowed
+        ([0, 1, 1], [True, False, True], {}),
+        ([0, 1, 1], [0.0, 1.0, 1.0], {}),  # probabilities all exactly 0/1 are labels
+        ([0.0, 1.0, 1.0], np.array([0, 1, 1], dtype=np.int8), {}),
+        ([0, 0, 0], [0.0, 1.0, 1.0], {}),  # single-class 0/1 target: 1.0 is its other label
+        ([-1, -1, -1], [1.0, -1.0, 1.0], {}),  # likewise for -1/1
+        ([0, 1, 1], [0.0, 2.0, 1.0], {"labels": [0, 1, 2]}),  # a class named in `labels`
+        ([3, 3, 4], [5.0, 3.0, 4.0], {"pos_label": 5}),
+        (["a", "b"], ["b", "c"], {}),
+        (np.array(["a", "b"], dtype=object), ["b", "a"], {}),
+        (np.array([0, 1], dtype=object), np.array([1.0, 0.0], dtype=object), {}),
+        ([0.0, 1.0], [2.0, 1.0], {"symmetric": True}),  # raters: no set is the reference
+    ],
+)
+def test_predicted_labels_accepted(y_true, y_pred, kwargs) -> None:
+    truth, predicted = v.as_label_pair(y_true, y_pred, **kwargs)
+    assert truth.ndim == predicted.ndim == 1
+    assert truth.shape == predicted.shape
+
+
+def test_object_arrays_of_numbers_are_read_as_numbers() -> None:
+    _, predicted = v.as_label_pair([0, 1], np.array([1, 0], dtype=object))
+    assert predicted.dtype == np.int64
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs, message",
+    [
+        ([0, 1, 1], [0.2, 0.9, 1.0], {}, r"^`y_pred` holds continuous values \(e\.g\. 0\.2\)"),
+        ([0, 1, 1], [-1.5, 3.0, 1.0], {}, r"`y_pred` holds continuous values \(e\.g\. -1\.5\)"),
+        (
+            [0, 1],
+            np.array([0.25, 1.0], dtype=object),
+            {},
+            r"`y_pred` holds continuous values \(e\.g\. 0\.25\): scores or probabilities",
+        ),
+        ([0, 1], [0.0, 0.5], {"symmetric": True}, r"`y_pred` holds continuous values"),
+        ([0.5, 1.0], [0, 1], {"symmetric": True}, r"`y_true` holds continuous values.*thresh"),
+        (
+            [0, 1, 1],
+            [0.0, 2.0, 3.0],
+            {},
+            r"^`y_pred` holds float values \[2\.0, 3\.0\] that are not labels of `y_true` "
+            r"\[0, 1\]; float predictions must be labels of the target \(or of `labels`\): "
+            r"threshold scores first \(e\.g\. `score >= 0\.5`\)",
+        ),
+        ([1, 2, 2], [0.0, 1.0, 2.0], {}, r"float values \[0\.0\] that are not labels"),
+        ([0, 1, 1], [0.0, 2.0, 1.0], {"labels": [0, 1]}, r"float values \[2\.0\]"),
+        ([0, 1], [0.0, np.nan], {}, r"`y_pred` contains 1 NaN values; labels must be finite"),
+        ([0, 1], ["a", "b"], {}, r"`y_pred` holds string labels but `y_true` holds numbers"),
+        (["a", "b"], [0.5, 1.0], {}, r"`y_true` holds string labels but `y_pred` holds numbers"),
+        (
+            np.array(["a", "b"], dtype=object),
+            [0, 1],
+            {},
+            r"`y_true` holds string labels but `y_pred` holds numbers",
+        ),
+        ([0.5, 1.0], [0, 1], {}, r"`y_true` holds continuous values \(e\.g\. 0\.5\); this metr"),
+        ([0, 1], [0, 1, 1], {}, r"`y_true` and `y_pred` have different lengths: 2 and 3"),
+        ([0, 1], np.array(["2020-01-01"] * 2, "M8[D]"), {}, r"`y_pred` has dtype datetime64"),
+    ],
+)
+def test_predicted_labels_refused(y_true, y_pred, kwargs, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        v.as_label_pair(y_true, y_pred, **kwargs)
+
+
+def test_predicted_labels_name_the_arguments() -> None:
+    with pytest.raises(ValueError, match=rf"^`pred_b` holds continuous values .*{THRESHOLD_HINT}"):
+        v.as_label_pair([0, 1], [0.3, 0.6], names=("y_true", "pred_b"))
+    with pytest.raises(ValueError, match=r"not labels of `y1` \[0, 1\]"):
+        v.as_label_pair([0, 1], [0.0, 4.0], names=("y1", "y2"))
+
+
+# --- Input formats refused with a message of their own. ---
+
+
+def _sparse_inputs():
+    sparse = pytest.importorskip("scipy.sparse")
+    row = np.array([[0, 1, 1, 0]])
+    return [sparse.csr_matrix(row), sparse.csr_array(row), sparse.coo_matrix(row.T)]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_sparse_input_is_refused(index) -> None:
+    values = _sparse_inputs()[index]
+    kind = type(values).__name__
+    message = rf"^`y_true` is a scipy\.sparse {kind}; sparse input is not supported: pass a dense"
+    with pytest.raises(ValueError, match=message):
+        v.as_1d(values, "y_true")
+    with pytest.raises(ValueError, match=message):
+        v.as_1d(np.asarray(values), "y_true")  # numpy wraps it in a 0-d object array
+    with pytest.raises(ValueError, match=r"^`y_score` is a scipy\.sparse"):
+        v.as_scores(values)
+    with pytest.raises(ValueError, match=r"^`proba` is a scipy\.sparse"):
+        v.as_probabilities(values, "proba", ndim=2)
+    with pytest.raises(ValueError, match=r"^`y_pred` is a scipy\.sparse"):
+        v.as_finite_array(values, "y_pred")
+
+
+LEGACY = (
+    r"holds sequences of labels \(e\.g\. {}\), the legacy multi-label format \(a sequence "
+    r"of sequences\), which is not supported: pass one class label per sample"
+)
+
+
+@pytest.mark.parametrize(
+    "values, example",
+    [
+        (np.array([[], [1, 2]], dtype=object), r"\[1, 2\]"),
+        ([[1], [1, 2]], r"\[1\]"),
+        ([(), (0,), (0, 2)], r"\(0,\)"),
+        ([{1}, {1, 2}], r"\{1\}"),
+        (np.array([np.array([0]), np.array([0, 1])], dtype=object), r"\[0\]"),
+    ],
+)
+def test_sequences_of_sequences_are_refused(values, example) -> None:
+    with pytest.raises(ValueError, match="^`y_true` " + LEGACY.format(example)):
+        v.as_1d(values, "y_true")
+
+
+def test_object_labels_that_are_not_sequences_pass() -> None:
+    labels = np.array(["a", 1, None], dtype=object)
+    assert v.as_1d(labels, "y_true") is labels
+
+
+def test_two_score_columns_say_to_take_the_positive_column() -> None:
+    proba = np.array([[0.8, 0.2], [0.3, 0.7]])
+    message = (
+        r"^`y_score` has 2 columns \(shape \(2, 2\)\), like the output of `predict_proba` "
+        r"for a binary problem; this metric needs one score per sample, that of the "
+        r"positive class: pass its column, e\.g\. `y_score\[:, 1\]`"
+    )
+    with pytest.raises(ValueError, match=message):
+        v.as_scores(proba)
+    with pytest.raises(ValueError, match=r"`y_score` must be 1-D, got an array of shape \(2, 3\)"):
+        v.as_scores(np.full((2, 3), 1 / 3))
+    with pytest.raises(ValueError, match=r"`groups` must be 1-D, got an array of shape \(2, 2\)"):
+        v.as_1d(proba, "groups")  # not scores: no advice about columns

@@ -8,6 +8,7 @@ from assay.exceptions import (
     CompilationCacheWarning,
     DegenerateDataWarning,
     SelfCheckError,
+    ThreadingLayerWarning,
     UndefinedMetricWarning,
 )
 from assay.inference import (
@@ -84,6 +85,7 @@ __all__ = [
     "CompilationCacheWarning",
     "DegenerateDataWarning",
     "SelfCheckError",
+    "ThreadingLayerWarning",
     "UndefinedMetricWarning",
     "__version__",
     "accuracy_score",

@@ -7,7 +7,9 @@ here is exercised by ``tests/test_validation.py``.
 
 from __future__ import annotations
 
+import itertools
 import numbers
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,16 +19,22 @@ from assay._kernels.labels import first_distinct
 
 __all__ = [
     "as_1d",
+    "as_label_pair",
+    "as_labels",
     "as_probabilities",
     "as_sample_weight",
     "as_scores",
     "binary_target",
     "check_option",
+    "check_same_kind",
     "check_same_length",
     "check_zero_division",
     "distinct_values",
     "few_distinct_values",
     "format_values",
+    "label_kind",
+    "reject_sparse",
+    "two_column_scores_message",
 ]
 
 # Labels for which the positive class can be inferred (sklearn's rule).
@@ -42,15 +50,94 @@ def format_values(values: Iterable[Any], limit: int = 8) -> str:
     return f"[{shown}]"
 
 
-def as_1d(values: Any, name: str) -> np.ndarray:
-    """``values`` as a non-empty 1-D array (a column vector of shape (n, 1) is raveled)."""
-    array = np.asarray(values)
+# Elements that make an object array a sequence of sequences (the legacy multi-label
+# format of scikit-learn, which it refuses since version 0.15).
+_SEQUENCE_TYPES = (list, tuple, set, frozenset, np.ndarray)
+
+
+def _sparse_type_name(values: Any) -> str | None:
+    """Class name of a scipy.sparse matrix or array (also wrapped in a 0-d object array).
+
+    scipy.sparse is looked up only if it is already imported: nothing can be sparse
+    otherwise, and importing it would cost every call.
+    """
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is None:
+        return None
+    if isinstance(values, np.ndarray) and values.ndim == 0 and values.dtype == object:
+        values = values.item()
+    return type(values).__name__ if sparse.issparse(values) else None
+
+
+def reject_sparse(values: Any, name: str) -> None:
+    """Raise for scipy.sparse input: assay's metrics read dense arrays only."""
+    kind = _sparse_type_name(values)
+    if kind is not None:
+        raise ValueError(
+            f"`{name}` is a scipy.sparse {kind}; sparse input is not supported: pass a "
+            f"dense array (`{name}.toarray()`, raveled to 1-D for one row or column)."
+        )
+
+
+def _legacy_multilabel_error(name: str, example: Any) -> ValueError:
+    shown = example.tolist() if isinstance(example, np.ndarray) else example
+    return ValueError(
+        f"`{name}` holds sequences of labels (e.g. {shown!r}), the legacy multi-label "
+        "format (a sequence of sequences), which is not supported: pass one class label "
+        "per sample (for multi-label data, evaluate each column of a binary indicator "
+        "matrix, such as the output of sklearn's MultiLabelBinarizer, separately)."
+    )
+
+
+def _first_sequence(items: Iterable[Any], limit: int = 100) -> Any:
+    """A sequence (not a string) among the first ``limit`` items, non-empty if one is
+    found there, else None."""
+    head = itertools.islice(items, limit)
+    sequences = [item for item in head if isinstance(item, _SEQUENCE_TYPES)]
+    return next((item for item in sequences if len(item)), sequences[0] if sequences else None)
+
+
+def two_column_scores_message(name: str, shape: tuple[int, ...]) -> str:
+    """The error for an (n, 2) array where one score per sample is needed."""
+    return (
+        f"`{name}` has 2 columns (shape {shape}), like the output of `predict_proba` for "
+        "a binary problem; this metric needs one score per sample, that of the positive "
+        f"class: pass its column, e.g. `{name}[:, 1]` (scikit-learn orders the columns "
+        "like `classes_`, so column 1 holds the larger label)."
+    )
+
+
+def as_1d(values: Any, name: str, *, scores: bool = False) -> np.ndarray:
+    """``values`` as a non-empty 1-D array (a column vector of shape (n, 1) is raveled).
+
+    Refused with a message of their own: scipy.sparse input and sequences of sequences
+    (the legacy multi-label format: an object array of lists, tuples, sets or arrays,
+    or a list of such of varying length; as in scikit-learn, an object array is judged
+    by its first element, an O(1) look).  With ``scores=True`` an (n, 2) array is taken
+    for the two columns of ``predict_proba``: the message says to pass the positive
+    class's column.
+    """
+    reject_sparse(values, name)
+    try:
+        array = np.asarray(values)
+    except ValueError as error:  # ragged nested sequences
+        if isinstance(values, (list, tuple)):
+            example = _first_sequence(values)
+            if example is not None:
+                raise _legacy_multilabel_error(name, example) from error
+        raise
+    if array.dtype == object and array.ndim == 0:
+        reject_sparse(array, name)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array.ravel()
+    if scores and array.ndim == 2 and array.shape[1] == 2:
+        raise ValueError(two_column_scores_message(name, array.shape))
     if array.ndim != 1:
         raise ValueError(f"`{name}` must be 1-D, got an array of shape {array.shape}.")
     if array.shape[0] == 0:
         raise ValueError(f"`{name}` is empty; at least one sample is needed.")
+    if array.dtype == object and isinstance(array[0], _SEQUENCE_TYPES):
+        raise _legacy_multilabel_error(name, _first_sequence(array))
     return array
 
 
@@ -78,8 +165,12 @@ def _count_non_finite(array: np.ndarray, name: str, what: str) -> None:
     raise ValueError(f"`{name}` contains {n_inf} infinite values; {what} must be finite.")
 
 
-def _as_float_array(values: Any, name: str, ndim: int) -> np.ndarray:
-    array = as_1d(values, name) if ndim == 1 else np.asarray(values)
+def _as_float_array(values: Any, name: str, ndim: int, scores: bool = False) -> np.ndarray:
+    if ndim == 1:
+        array = as_1d(values, name, scores=scores)
+    else:
+        reject_sparse(values, name)
+        array = np.asarray(values)
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
     return np.ascontiguousarray(array, dtype=np.float64)
@@ -87,14 +178,14 @@ def _as_float_array(values: Any, name: str, ndim: int) -> np.ndarray:
 
 def as_scores(values: Any, name: str = "y_score") -> np.ndarray:
     """Scores as a contiguous finite float64 1-D array."""
-    scores = _as_float_array(values, name, 1)
+    scores = _as_float_array(values, name, 1, scores=True)
     _count_non_finite(scores, name, "scores")
     return scores
 
 
 def as_probabilities(values: Any, name: str = "y_prob", ndim: int = 1) -> np.ndarray:
     """Probabilities as contiguous float64 (1-D, or 2-D with ``ndim=2``), all in [0, 1]."""
-    probabilities = _as_float_array(values, name, ndim)
+    probabilities = _as_float_array(values, name, ndim, scores=True)
     if ndim == 2 and probabilities.ndim != 2:
         raise ValueError(
             f"`{name}` must be 2-D (n_samples, n_classes), got shape {probabilities.shape}."
@@ -255,11 +346,180 @@ def check_class_labels(y: np.ndarray, name: str) -> None:
         )
 
 
+# --- Class labels: targets and predicted labels. ---
+
+# A target of labels within one of these sets (a single class included) is a binary
+# target whose other label is implied: a float prediction of it is a label.
+_BINARY_LABEL_SETS = (frozenset({0, 1}), frozenset({-1, 1}))
+
+
+def label_kind(array: np.ndarray) -> str:
+    """'numeric', 'string' or 'object' (other objects).
+
+    An object array (a pandas column of strings, say) is judged by its first element,
+    an O(1) look; a mixture of types is caught where the labels are compared.
+    """
+    if array.dtype.kind in "biuf":
+        return "numeric"
+    if array.dtype.kind in "US":
+        return "string"
+    first = array[0] if array.size else None
+    if isinstance(first, (str, bytes)):
+        return "string"
+    if isinstance(first, numbers.Number):
+        return "numeric"
+    return "object"
+
+
+def check_same_kind(first: np.ndarray, second: np.ndarray, names: tuple[str, str]) -> None:
+    """Raise if one array holds string labels and the other numbers."""
+    kinds = (label_kind(first), label_kind(second))
+    if set(kinds) == {"numeric", "string"}:
+        numeric, string = names if kinds[0] == "numeric" else names[::-1]
+        raise ValueError(
+            f"`{string}` holds string labels but `{numeric}` holds numbers; "
+            "labels must all be strings or all be numbers."
+        )
+
+
+def _label_array(values: Any, name: str) -> np.ndarray:
+    """1-D labels of a label dtype; an object array of numbers becomes a numeric array."""
+    array = as_1d(values, name)
+    if array.dtype.kind not in "biufUSO":
+        raise ValueError(
+            f"`{name}` has dtype {array.dtype}; class labels must be integers, booleans, "
+            "floats holding integers, or strings."
+        )
+    if array.dtype == object and label_kind(array) == "numeric":
+        converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
+        if converted.dtype.kind in "biuf":
+            array = converted
+    return array
+
+
+def as_labels(values: Any, name: str = "y_true") -> np.ndarray:
+    """Class labels (a target) as a 1-D array; float labels must be finite integers."""
+    array = _label_array(values, name)
+    check_class_labels(array, name)
+    return array
+
+
+def check_predicted_floats(predicted: np.ndarray, name: str) -> None:
+    """Float predicted labels (any shape) must be finite integers; other values are scores."""
+    _count_non_finite(predicted, name, "labels")
+    continuous = predicted != np.round(predicted)
+    if np.any(continuous):
+        example = predicted[continuous][0].item()
+        raise ValueError(
+            f"`{name}` holds continuous values (e.g. {example!r}): scores or probabilities, "
+            "not class labels; threshold them first (e.g. `score >= 0.5`) and pass the "
+            "predicted labels."
+        )
+
+
+def _allowed_labels(truth: np.ndarray, labels: Any, pos_label: Any) -> np.ndarray:
+    """The labels a float prediction may take: those of ``truth``, ``labels``, ``pos_label``
+    and, for a binary 0/1 (or -1/1) target, the other label of its set."""
+    classes = distinct_values(truth)
+    extra: list[Any] = [pos_label] if isinstance(pos_label, numbers.Real) else []
+    if labels is not None:
+        requested = np.asarray(labels)
+        if requested.ndim == 1 and requested.dtype.kind in "biuf":
+            extra.extend(requested.tolist())
+    present = set(classes.tolist())
+    for label_set in _BINARY_LABEL_SETS:
+        if present <= label_set:
+            extra.extend(label_set)
+    if not extra:
+        return classes
+    return np.union1d(classes, np.asarray(extra, dtype=np.float64))
+
+
+def _check_within(
+    predicted: np.ndarray,
+    names: tuple[str, str],
+    truth: np.ndarray,
+    labels: Any,
+    pos_label: Any,
+) -> None:
+    """Float predicted labels must be labels of ``truth`` (or ``labels``, ``pos_label``)."""
+    values = distinct_values(predicted)
+    allowed = _allowed_labels(truth, labels, pos_label)
+    unknown = values[~np.isin(values, allowed)]
+    if unknown.shape[0]:
+        true_name, name = names
+        raise ValueError(
+            f"`{name}` holds float values {format_values(unknown)} that are not labels of "
+            f"`{true_name}` {format_values(distinct_values(truth))}; float predictions "
+            "must be labels of the target (or of `labels`): threshold scores first "
+            "(e.g. `score >= 0.5`), or pass integer labels (or name the class in `labels`)."
+        )
+
+
+def as_label_pair(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+    labels: Any = None,
+    pos_label: Any = None,
+    symmetric: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a target and predicted labels of it; both as 1-D arrays.
+
+    The one check of predicted labels shared by every function that takes them (the
+    confusion-matrix metrics and, through them, the resampling functions; McNemar's
+    test, Cochran's Q, :func:`assay.compare`'s check of ``pred_a`` and ``pred_b``).
+    Its purpose is to refuse scores where labels are expected: a probability of exactly
+    1.0 would otherwise count as the label 1.  The rules:
+
+    * Both arrays are 1-D, non-empty, of the same length, and of a label dtype:
+      integers, booleans, floats, strings (or objects); not sparse and not a sequence
+      of sequences (see :func:`as_1d`).  An object array of numbers is read as a
+      numeric array.
+    * Strings and numbers do not mix: one array holding strings and the other numbers
+      is an error.
+    * Target: float labels must be finite integers ("continuous values" otherwise).
+    * Integer, boolean and string predictions are labels whatever their values: a
+      class absent from ``y_true`` stays allowed (a multi-class model may predict a
+      class that the test set lacks, as scikit-learn allows).
+    * Float predictions must be finite integers (a non-integral value is a score or
+      probability: threshold it first), *and* every value must be a label of
+      ``y_true``, of ``labels`` or ``pos_label`` when given, or, for a target within
+      {0, 1} (or {-1, 1}) such as a single-class test set, the other label of that
+      set.  An integral float outside these (2.0 for a 0/1 target) is taken for a
+      score too.  Probabilities that are all exactly 0.0 or 1.0 are therefore valid
+      labels of a 0/1 target.
+    * ``symmetric`` (two raters, as in Cohen's kappa): float labels of either rater
+      must be finite integers (a non-integral value is a score); neither is checked
+      against the other's labels, since a class used by one rater only is ordinary
+      disagreement.
+
+    ``names`` are the argument names used in messages.
+    """
+    true_name, name = names
+    truth = _label_array(y_true, true_name)
+    predicted = _label_array(y_pred, name)
+    check_same_length(**{true_name: truth, name: predicted})
+    check_same_kind(truth, predicted, names)
+    if truth.dtype.kind == "f":
+        if symmetric:
+            check_predicted_floats(truth, true_name)
+        else:
+            check_class_labels(truth, true_name)
+    if predicted.dtype.kind == "f":
+        check_predicted_floats(predicted, name)
+    if predicted.dtype.kind == "f" and not symmetric and label_kind(truth) == "numeric":
+        _check_within(predicted, names, truth, labels, pos_label)
+    return truth, predicted
+
+
 def as_finite_array(values: Any, name: str, what: str = "values", max_ndim: int = 2) -> np.ndarray:
     """Non-empty, finite, numeric ``values`` as contiguous float64 with 1 to ``max_ndim`` axes.
 
     A 1-D input stays 1-D.  ``what`` names the values in messages ("targets", "costs").
     """
+    reject_sparse(values, name)
     array = np.asarray(values)
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")

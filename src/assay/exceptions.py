@@ -13,6 +13,7 @@ __all__ = [
     "CompilationCacheWarning",
     "DegenerateDataWarning",
     "SelfCheckError",
+    "ThreadingLayerWarning",
     "UndefinedMetricWarning",
 ]
 
@@ -33,7 +34,21 @@ class DegenerateDataWarning(AssayWarning):
 
 
 class CompilationCacheWarning(AssayWarning):
-    """Compiled kernels cannot be cached on disk; each process recompiles them."""
+    """The disk cache of compiled kernels cannot be used as it is.
+
+    Either no cache location is writable (each process then recompiles the kernels), or
+    a cache file could not be read or updated (it is deleted and the kernel recompiled;
+    the next process uses the rebuilt cache).  Results are unaffected.
+    """
+
+
+class ThreadingLayerWarning(AssayWarning):
+    """Numba's threading layer in use is not both fork-safe and thread-safe.
+
+    Either the ``tbb`` library is missing and parallel kernels run on Numba's
+    ``workqueue`` layer (assay's calls from several threads then take turns), or they
+    run on GNU OpenMP (a process forked after a parallel call cannot call them).
+    """
 
 
 class AssayError(Exception):

@@ -629,7 +629,7 @@ def test_multinomial_marginals_thoroughly() -> None:
         assert_fits(draws[:, cell], stats.binom(10**7, probabilities[cell]), bins=100)
 
 
-# --- speed (printed, not asserted) ---------------------------------------------------------
+# --- speed (printed), and what the timed loops drew (asserted) ----------------------------
 
 
 @jit
@@ -682,8 +682,30 @@ def time_multinomial(n, probabilities, count):
     return total
 
 
+# What a timed kernel returns, per draw: (mean, variance) of the value it sums.
+TIMED_DRAW_MOMENTS = {
+    "next_below(10**6)": ((10**6 - 1) / 2, (10**12 - 1) / 12),
+    "poisson(1)": (1.0, 1.0),
+    "binomial(10**6, 0.3)": (0.3 * 10**6, 0.3 * 0.7 * 10**6),
+    "multinomial(10**7, 4 cells)": (0.25 * 10**7, 0.25 * 0.75 * 10**7),  # its first cell
+}
+# Generous ceilings, about 100x the compiled speed of an idle 2-core machine (a loaded
+# one measured up to 20x slower): they fail when a sampler runs as interpreted Python
+# (about a microsecond per next_u64), not on a busy machine.
+CEILING_NS_PER_DRAW = {
+    "next_u64": 200.0,
+    "next_below(10**6)": 1_000.0,
+    "poisson(1)": 1_000.0,
+    "binomial(10**6, 0.3)": 20_000.0,
+    "multinomial(10**7, 4 cells)": 80_000.0,
+}
+Z_BOUND = 5.0  # |z| of a correct sum exceeds 5 with probability 6e-7; the seed is fixed
+
+
 @pytest.mark.skipif(JIT_DISABLED, reason="timings of compiled code only")
-def test_print_nanoseconds_per_draw() -> None:
+def test_timed_draws_are_right_and_fast() -> None:
+    """Time each sampler (printed with ``-s``); check what the timed loop drew, and that
+    it ran compiled."""
     cases = [
         ("next_u64", time_next_u64, (), 2_000_000),
         ("next_below(10**6)", time_next_below, (10**6,), 2_000_000),
@@ -696,6 +718,20 @@ def test_print_nanoseconds_per_draw() -> None:
         best = math.inf
         for _ in range(3):
             start = time.perf_counter()
-            kernel(*arguments, count)
+            result = kernel(*arguments, count)
             best = min(best, time.perf_counter() - start)
-        print(f"{name:30s} {best / count * 1e9:7.2f} ns per draw")
+        nanoseconds = best / count * 1e9
+        print(f"{name:30s} {nanoseconds:7.2f} ns per draw")
+        assert nanoseconds < CEILING_NS_PER_DRAW[name], name
+        if name == "next_u64":
+            # the stream of (seed 1, index 0): SplitMix64 steps from the documented hash
+            state = reference_stream(1, 0)
+            for word in result[:3]:
+                state = (state + 0x9E3779B97F4A7C15) & MASK
+                assert int(word) == reference_mix13(state)
+            uniforms = (result >> np.uint64(11)).astype(np.float64) / 2.0**53
+            z = (uniforms.mean() - 0.5) / math.sqrt(1 / 12 / count)
+        else:
+            mean, variance = TIMED_DRAW_MOMENTS[name]
+            z = (int(result) - count * mean) / math.sqrt(count * variance)
+        assert abs(z) < Z_BOUND, (name, z)

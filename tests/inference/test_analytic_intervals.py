@@ -2,10 +2,10 @@
 
 Expected values come from (named at each test):
 
-- the source texts in ../shared/seeds (001: the z table and the zeta(x, K) table;
-  003: "error 0.1 on 100 samples", the z table with five decimals; 000: the t
-  critical value tinv(1 - 0.05/2, 6) = 2.4469), each number re-checked against
-  ``scipy.stats`` here;
+- the lecture texts ("Estimation of the hypothesis real risk": the z table and the
+  zeta(x, K) table; Honavar, "Evaluating model performance": "error 0.1 on 100
+  samples", the z table with five decimals; Wu, "Evaluation": the t critical value
+  tinv(1 - 0.05/2, 6) = 2.4469), each number re-checked against ``scipy.stats`` here;
 - published examples: Newcombe (1998b, Statistics in Medicine 17, 873-890), example
   (a), and Fagerland, Lydersen & Laake (2015, Statistical Methods in Medical Research
   24, 224-254), the 7/34 vs 1/34 trial, as tabulated to the printed digits;
@@ -78,11 +78,11 @@ levels = st.sampled_from(LEVELS)
 methods = st.sampled_from(METHODS)
 
 
-# --- Worked examples of the source texts ------------------------------------------------
+# --- Worked examples of the lecture texts -----------------------------------------------
 
 
-def test_source_003_error_of_a_tenth_on_100_examples() -> None:
-    # Source 003, "Confidence interval for proportions": error 0.1 on 100 test samples,
+def test_honavar_error_of_a_tenth_on_100_examples() -> None:
+    # Honavar, "Confidence interval for proportions": error 0.1 on 100 test samples,
     # 90 % interval 0.1 ± 1.64485 sqrt(0.09/100) "= 0.1 ± 0.05"; the half-width is
     # 1.64485 * 0.03 = 0.0493, printed rounded to 0.05.
     result = proportion_ci(10, 100, confidence_level=0.90, method="normal")
@@ -96,7 +96,7 @@ def test_source_003_error_of_a_tenth_on_100_examples() -> None:
 
 @pytest.mark.parametrize(
     ("confidence_level", "printed_z"),
-    # Source 003, table "Critical (z) value to be used in confidence interval calculation".
+    # Honavar, table "Critical (z) value to be used in confidence interval calculation".
     [
         (0.50, 0.67449),
         (0.75, 1.15035),
@@ -107,7 +107,7 @@ def test_source_003_error_of_a_tenth_on_100_examples() -> None:
         (0.999, 3.29053),
     ],
 )
-def test_source_003_z_table(confidence_level: float, printed_z: float) -> None:
+def test_honavar_z_table(confidence_level: float, printed_z: float) -> None:
     # The z of the normal interval is its half-width over its standard error.
     result = proportion_ci(50, 100, confidence_level=confidence_level, method="normal")
     low, high = result.confidence_interval
@@ -117,7 +117,8 @@ def test_source_003_z_table(confidence_level: float, printed_z: float) -> None:
 
 @pytest.mark.parametrize(
     ("confidence_level", "printed_zeta"),
-    # Source 001, the table of zeta(x) after the interval of the real risk.  Its "68 %"
+    # "Estimation of the hypothesis real risk", the table of zeta(x) after the interval
+    # of the real risk.  Its "68 %"
     # column is the one-sigma level, 68.27 %: z(0.68) = 0.9945 would print as 0.99.
     [
         (0.50, 0.67),
@@ -129,14 +130,14 @@ def test_source_003_z_table(confidence_level: float, printed_z: float) -> None:
         (0.99, 2.58),
     ],
 )
-def test_source_001_zeta_table(confidence_level: float, printed_zeta: float) -> None:
+def test_risk_notes_zeta_table(confidence_level: float, printed_zeta: float) -> None:
     result = proportion_ci(30, 100, confidence_level=confidence_level, method="normal")
     low, high = result.confidence_interval
     assert (high - low) / 2 / result.standard_error == pytest.approx(printed_zeta, abs=0.005)
 
 
-def test_source_000_t_critical_value_with_six_degrees_of_freedom() -> None:
-    # Source 000: "tinv(1-0.05/2,6) ... is 2.4469": seven values, 6 degrees of freedom.
+def test_wu_t_critical_value_with_six_degrees_of_freedom() -> None:
+    # Wu, "Evaluation": "tinv(1-0.05/2,6) ... is 2.4469": seven values, 6 degrees of freedom.
     values = [0.02, -0.01, 0.03, 0.015, 0.0, 0.025, 0.01]
     result = mean_ci(values)
     assert result.details["df"] == 6
@@ -148,7 +149,7 @@ def test_source_000_t_critical_value_with_six_degrees_of_freedom() -> None:
 
 @pytest.mark.parametrize(
     ("folds", "printed"),
-    # Source 001, table of zeta(x, K) for x = 90 %, 95 %, 98 %, 99 %.
+    # "Estimation of the hypothesis real risk", table of zeta(x, K) for x = 90 %, 95 %, 98 %, 99 %.
     [
         (2, (2.92, 4.30, 6.96, 9.92)),
         (5, (2.02, 2.57, 3.36, 4.03)),
@@ -156,13 +157,13 @@ def test_source_000_t_critical_value_with_six_degrees_of_freedom() -> None:
         (30, (1.70, 2.04, 2.46, 2.75)),
     ],
 )
-def test_source_001_zeta_k_table_holds_t_quantiles_with_k_degrees_of_freedom(
+def test_risk_notes_zeta_k_table_holds_t_quantiles_with_k_degrees_of_freedom(
     folds: int, printed: tuple[float, ...]
 ) -> None:
     # The printed zeta(x, K) are Student t quantiles with K degrees of freedom (e.g.
     # zeta(95 %, 10) = 2.23 = t(0.975, 10) = 2.228), i.e. the critical values for K + 1
     # folds.  The right critical value for K folds has K - 1 degrees of freedom (source
-    # 000, Algorithm 2: "the degree of freedom is not n"), and that is what mean_ci
+    # Wu, "Evaluation", Algorithm 2: "the degree of freedom is not n"), and that is what mean_ci
     # uses: the table's values come out of mean_ci for K + 1 values, not K.
     rng = np.random.default_rng(folds)
     for level, zeta in zip((0.90, 0.95, 0.98, 0.99), printed, strict=True):
@@ -199,8 +200,9 @@ def test_fagerland_2015_perondi_trial() -> None:
     assert (round(low, 3), round(high, 2)) == (0.019, 0.34)
 
 
-def test_source_001_difference_formula_by_hand() -> None:
-    # Source 001: d ± zeta(x) sqrt(p1(1-p1)/t1 + p2(1-p2)/t2), here 17 errors in 100
+def test_risk_notes_difference_formula_by_hand() -> None:
+    # "Estimation of the hypothesis real risk":
+    # d ± zeta(x) sqrt(p1(1-p1)/t1 + p2(1-p2)/t2), here 17 errors in 100
     # against 20 in 100 ("0.17 ... better than 0.20?"), at 95 %.
     result = difference_ci(17, 100, 20, 100, method="normal")
     standard_error = math.sqrt(0.17 * 0.83 / 100 + 0.2 * 0.8 / 100)
@@ -462,7 +464,7 @@ def test_exact_coverage() -> None:
     # is conservative by construction: coverage >= 95 % for every p.  Wilson at
     # p = 0.1, n = 100 oscillates near the nominal level (it is 0.936 there; Brown,
     # Cai & DasGupta 2001, figure 5, show the same oscillation).  The Wald interval
-    # of the source texts collapses near the edges: at n = 30, p = 0.01 it covers p
+    # of the lecture texts collapses near the edges: at n = 30, p = 0.01 it covers p
     # only for k = 1, 2, 3 (k = 0 gives the point 0; from k = 4 on the lower bound
     # 0.133 - 1.96 * 0.062 = 0.012 exceeds p), a probability of 0.26.
     grid = np.linspace(0.01, 0.99, 50)
@@ -516,6 +518,17 @@ def test_error_rate_ci_reuses_the_label_checks_of_error_rate() -> None:
         error_rate_ci([0.5, 1.0], [0, 1])
     with pytest.raises(ValueError, match="`sample_weight` contains 1 negative values"):
         error_rate_ci([0, 1], [0, 1], sample_weight=[1, -1])
+
+
+def test_error_rate_ci_refuses_scores_for_predicted_labels() -> None:
+    with pytest.raises(
+        ValueError,
+        match=r"^`y_pred` holds continuous values \(e\.g\. 0\.9\): scores or probabilities, "
+        r"not class labels; threshold them first \(e\.g\. `score >= 0\.5`\)",
+    ):
+        error_rate_ci([0, 1, 1], [1.0, 0.9, 0.0])
+    with pytest.raises(ValueError, match=r"^`y_pred` holds float values \[3\.0\] that are not"):
+        error_rate_ci([0, 1, 1], [1.0, 3.0, 0.0])
 
 
 # --- mean_ci ----------------------------------------------------------------------------

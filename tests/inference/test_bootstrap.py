@@ -18,9 +18,52 @@ from assay.inference import _plans, _resampling
 FLOAT_RTOL = 1e-12
 
 
-def metric_of_replicate(plan, code, option, counts, library=assay):
+def naive_ranking_metric(y, s, sample_weight, name, **options):
+    """An independent numpy twin of the ranking metrics, for replicates too large for the
+    exact reference: tie groups by ``np.unique``, weighted counts by ``np.bincount``, the
+    curves and areas written out from their definitions (checked against
+    ``assay.reference`` by ``test_the_naive_twin_is_the_reference``)."""
+    w = np.asarray(sample_weight, dtype=float)
+    _, group = np.unique(-np.asarray(s, dtype=float), return_inverse=True)
+    positive = np.bincount(group, weights=w * (y == 1))
+    negative = np.bincount(group, weights=w * (y == 0))
+    kept = positive + negative > 0  # a group of zero weight is no point of the curves
+    positive, negative = positive[kept], negative[kept]
+    p, n = positive.sum(), negative.sum()
+    tp, fp = np.cumsum(positive), np.cumsum(negative)
+    recall, precision = tp / p, tp / (tp + fp)
+    recall_before = np.concatenate([[0.0], recall[:-1]])
+    if name == "roc_auc_score" and options.get("max_fpr") is None:
+        return float(np.sum(negative * (tp - positive / 2)) / (p * n))
+    if name == "roc_auc_score":  # McClish's standardised partial area, up to max_fpr
+        max_fpr = options["max_fpr"]
+        fpr, tpr = np.concatenate([[0.0], fp / n]), np.concatenate([[0.0], tp / p])
+        stop = np.searchsorted(fpr, max_fpr, side="right")
+        tpr_at = np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
+        x, height = np.append(fpr[:stop], max_fpr), np.append(tpr[:stop], tpr_at)
+        area = float(np.sum(np.diff(x) * (height[1:] + height[:-1]) / 2))
+        low, high = max_fpr**2 / 2, max_fpr
+        return 0.5 * (1 + (area - low) / (high - low))
+    if name == "average_precision_score":
+        return float(np.sum((recall - recall_before) * precision))
+    if name == "pr_auc_score" and options["method"] == "trapezoid":
+        precision_before = np.concatenate([[1.0], precision[:-1]])
+        return float(np.sum((recall - recall_before) * (precision + precision_before) / 2))
+    if name == "pr_auc_score" and options["method"] == "interpolated":
+        envelope = np.maximum.accumulate(precision[::-1])[::-1]
+        return float(np.sum((recall - recall_before) * envelope))
+    if name == "equal_error_rate" and options["method"] == "nearest":
+        fpr = np.concatenate([[0.0], fp / n])
+        fnr = np.concatenate([[1.0], 1 - tp / p])
+        k = int(np.argmin(np.abs(fpr - fnr)))  # the first minimiser
+        return float((fpr[k] + fnr[k]) / 2)
+    raise ValueError(name)
+
+
+def metric_of_replicate(plan, code, option, counts, library=reference):
     """The metric of a replicate built explicitly from its atom counts (rows with their
-    counts as weights; ``library`` is assay or its reference)."""
+    counts as weights), computed by ``library``: the exact reference, or the naive numpy
+    twin above for replicates too large for it."""
     # scores decrease along the merged order and are equal within a tie group
     w = counts * plan.value if plan.weighted else counts.astype(float)
     y = plan.is_positive.astype(int)
@@ -34,7 +77,36 @@ def metric_of_replicate(plan, code, option, counts, library=assay):
     }[code]
     if not (np.any(w[y == 1] > 0) and np.any(w[y == 0] > 0)) or not np.any(w > 0):
         return np.nan
+    if library == "naive":
+        return naive_ranking_metric(y, s, w, name, **options)
     return getattr(library, name)(y, s, sample_weight=w, **options)
+
+
+NAIVE_CASES = [
+    ("roc_auc_score", {}),
+    ("roc_auc_score", {"max_fpr": 0.3}),
+    ("average_precision_score", {}),
+    ("pr_auc_score", {"method": "trapezoid"}),
+    ("pr_auc_score", {"method": "interpolated"}),
+    ("equal_error_rate", {"method": "nearest"}),
+]
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize(("name", "options"), NAIVE_CASES)
+def test_the_naive_twin_is_the_reference(name, options, seed):
+    # ties (one decimal), zero weights (rows a replicate did not draw) and repeats
+    rng = np.random.default_rng(seed)
+    n = 40
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.round(rng.normal(size=n) + y, 1)
+    w = rng.integers(0, 4, n).astype(float)
+    w[:2] = 1.0
+    expected = getattr(reference, name)(y, s, sample_weight=w, **options)
+    assert naive_ranking_metric(y, s, w, name, **options) == pytest.approx(
+        expected, rel=FLOAT_RTOL
+    )
 
 
 @pytest.mark.parametrize(
@@ -62,8 +134,9 @@ def metric_of_replicate(plan, code, option, counts, library=assay):
     ],
 )
 def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, data_kind, scheme):
-    # The kernel's replicate against the public metric of the replicate built explicitly
-    # from the same counts (traced from the same stream; integer weights = repetition).
+    # The kernel's replicate against an independent computation of the metric of the
+    # replicate built explicitly from the same counts (traced from the same stream;
+    # integer weights = repetition).
     # 9000 rows: several blocks of 4096, the last one partial.
     rng = np.random.default_rng(3)
     n = 9000
@@ -91,8 +164,9 @@ def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, d
         elif scheme == resample.MULTINOMIAL and data_kind != "clusters":
             sizes = plan.value.astype(int) if plan.cells else np.ones(plan.n_atoms, int)
             assert counts.sum() == sizes.sum()
-        # a cell's count is how many of its rows were drawn: rows of one cell are alike
-        expected = metric_of_replicate(plan, code, option, counts)
+        # a cell's count is how many of its rows were drawn: rows of one cell are alike;
+        # the replicate is too large for the exact reference: its naive numpy twin
+        expected = metric_of_replicate(plan, code, option, counts, library="naive")
         assert out[r] == pytest.approx(expected, rel=FLOAT_RTOL, nan_ok=True)
 
 
@@ -444,10 +518,36 @@ def test_grouped_jackknife_removes_each_group(tied):
             counts = sizes - ((g + 1) * sizes // n_groups - g * sizes // n_groups)
         else:
             counts = (group_of_atom != g).astype(np.int64)
-        expected = metric_of_replicate(plan, resample.AVERAGE_PRECISION, 0.0, counts)
+        expected = metric_of_replicate(
+            plan, resample.AVERAGE_PRECISION, 0.0, counts, library="naive"
+        )
         assert out[g] == pytest.approx(expected, rel=FLOAT_RTOL)
     # the shares of a cell over all groups add up to the cell
     if plan.cells:
         sizes = plan.value.astype(np.int64)
         shares = sum((g + 1) * sizes // n_groups - g * sizes // n_groups for g in range(7))
         np.testing.assert_array_equal(shares, sizes)
+
+
+def test_basic_interval_is_kept_in_the_range_of_the_metric():
+    from assay.inference._intervals import basic_interval
+
+    y_true, y_score = binormal_scores(60, auc=0.97, prevalence=0.5, rng=0)
+    result = assay.bootstrap(
+        assay.roc_auc_score, y_true, y_score, method="basic", n_resamples=500, rng=1
+    )
+    # 2 * estimate - q(alpha / 2) lies above an AUC of 1 here
+    formula = basic_interval(result.bootstrap_distribution, result.estimate, 0.95)
+    assert formula.high > 1.0
+    assert result.confidence_interval == (formula.low, 1.0)
+    # an error rate near 0 is cut at 0, a count (normalize=False) is not cut at 1
+    y_pred = (y_score > 0.5).astype(int)
+    errors = assay.bootstrap(
+        assay.error_rate, y_true, y_pred, method="basic", n_resamples=500, rng=2
+    )
+    assert errors.confidence_interval.low >= 0.0
+    counts = assay.bootstrap(
+        assay.accuracy_score, y_true, y_pred, method="basic", n_resamples=500, rng=2,
+        normalize=False,
+    )  # fmt: skip
+    assert counts.confidence_interval.high > 1.0

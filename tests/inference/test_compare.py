@@ -58,23 +58,6 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
         assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
 
 
-@pytest.mark.parametrize("tied", [False, True])
-@pytest.mark.parametrize("metric", [assay.roc_auc_score, assay.average_precision_score])
-def test_ranking_permutation_path_equals_the_generic_path(metric, tied):
-    # the fast path and the generic path read the same swap bits from the same streams
-    y, a, b = two_models(n=300, tied=tied)
-
-    def generic(y_true, y_score, sample_weight=None):
-        return metric(y_true, y_score, sample_weight=sample_weight)
-
-    fast = assay.compare(metric, y, a, b, method="permutation", n_resamples=50, rng=3)
-    slow = assay.compare(generic, y, a, b, method="permutation", n_resamples=50, rng=3)
-    np.testing.assert_allclose(
-        fast.resampled_differences, slow.resampled_differences, rtol=FLOAT_RTOL, atol=1e-15
-    )
-    assert fast.pvalue == slow.pvalue
-
-
 def test_label_permutation_replicates_equal_a_naive_recomputation():
     y, s, _ = two_models(n=200, tied=True)
     result = assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=6, rng=11)
@@ -249,3 +232,75 @@ def test_permutation_test_bad_options():
 def test_weights_need_a_metric_that_takes_them(call):
     with pytest.raises(ValueError, match=r"`sample_weight` was given but `metric` does not"):
         call(lambda y_true, y_pred: 0.5)
+
+
+# --- Scores where predicted labels are expected -----------------------------------------
+
+THRESHOLD_FIRST = r"threshold them first \(e\.g\. `score >= 0\.5`\)"
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "permutation"])
+@pytest.mark.parametrize("metric", [assay.accuracy_score, assay.f1_score, assay.cohen_kappa_score])
+def test_compare_of_a_confusion_metric_refuses_probabilities(metric, method):
+    y, a, b = two_models(n=200)
+    label_b = (b > 0.5).astype(int)
+    with pytest.raises(
+        ValueError, match=rf"^`pred_a` holds continuous values .*{THRESHOLD_FIRST}"
+    ):
+        assay.compare(metric, y, a, label_b, method=method, n_resamples=50, rng=0)
+    if metric is not assay.cohen_kappa_score:  # two raters: a class of one rater is allowed
+        with pytest.raises(ValueError, match=r"^`pred_b` holds float values \[2\.0\] that are"):
+            assay.compare(metric, y, label_b, np.where(a > 0.9, 2.0, label_b), method=method,
+                          n_resamples=50, rng=0)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "permutation"])
+def test_compare_of_float_labels_equals_compare_of_integer_labels(method):
+    # the joint-cells path reads float labels 0.0/1.0 exactly like integers
+    y, a, b = two_models(n=300)
+    pred_a, pred_b = (a > 0.5).astype(int), (b > 0.5).astype(int)
+    as_integers = assay.compare(assay.f1_score, y, pred_a, pred_b, method=method,
+                                n_resamples=200, rng=4)  # fmt: skip
+    as_floats = assay.compare(assay.f1_score, y, pred_a.astype(float), pred_b.astype(float),
+                              method=method, n_resamples=200, rng=4)  # fmt: skip
+    np.testing.assert_array_equal(
+        as_floats.resampled_differences, as_integers.resampled_differences
+    )
+    assert as_floats.pvalue == as_integers.pvalue
+
+
+def test_compare_counts_a_class_named_in_labels():
+    y, a, b = two_models(n=200)
+    pred_a = np.where(a > 0.9, 2.0, (a > 0.5).astype(float))
+    pred_b = (b > 0.5).astype(float)
+    options = {"average": "macro", "labels": [0, 1, 2], "zero_division": 0.0}
+    result = assay.compare(assay.f1_score, y, pred_a, pred_b, n_resamples=50, rng=0, **options)
+    assert result.estimate_a == assay.f1_score(y, pred_a.astype(int), **options)
+    with pytest.raises(ValueError, match=r"^`pred_a` holds float values \[2\.0\] that are not"):
+        assay.compare(assay.f1_score, y, pred_a, pred_b, n_resamples=50, rng=0, average="macro")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda y, p: assay.bootstrap(assay.accuracy_score, y, p, n_resamples=50, rng=0),
+        lambda y, p: assay.bootstrap(assay.f1_score, y, p, n_resamples=50, rng=0, method="bca"),
+        lambda y, p: assay.permutation_test(assay.accuracy_score, y, p, n_resamples=50, rng=0),
+        lambda y, p: assay.permutation_test(assay.recall_score, y, p, n_resamples=50, rng=0),
+    ],
+)
+def test_bootstrap_and_permutation_of_a_confusion_metric_refuse_probabilities(call):
+    y, a, _ = two_models(n=200)
+    with pytest.raises(
+        ValueError, match=rf"^`y_pred` holds continuous values .*{THRESHOLD_FIRST}"
+    ):
+        call(y, a)
+
+
+def test_bootstrap_refuses_sparse_input():
+    sparse = pytest.importorskip("scipy.sparse")
+    y, a, _ = two_models(n=50)
+    with pytest.raises(ValueError, match=r"^`y_true` is a scipy\.sparse csr_matrix; sparse input"):
+        assay.bootstrap(assay.accuracy_score, sparse.csr_matrix(y), y, n_resamples=10, rng=0)
+    with pytest.raises(ValueError, match=r"^`y_pred` is a scipy\.sparse csr_array; sparse input"):
+        assay.bootstrap(assay.roc_auc_score, y, sparse.csr_array(a[None, :]), n_resamples=10)

@@ -71,7 +71,8 @@ def test_cardillo_matlab_example_with_edwards_correction() -> None:
 def test_agresti_presidential_approval_example() -> None:
     # Agresti, Categorical Data Analysis (2nd ed., 2002), section 10.1: approval of the
     # president in two surveys, [[794, 150], [86, 570]]; z = (86 - 150)/sqrt(236) = -4.17,
-    # z^2 = 17.36 (no continuity correction).  The source text 001's z is |z| = 4.17.
+    # z^2 = 17.36 (no continuity correction).  The z of "Estimation of the hypothesis
+    # real risk" is |z| = 4.17.
     result = assay.mcnemar(table=[[794, 150], [86, 570]], method="asymptotic", correction=False)
     assert result.statistic == pytest.approx(64**2 / 236, rel=1e-15)
     assert round(result.statistic, 2) == 17.36
@@ -79,8 +80,9 @@ def test_agresti_presidential_approval_example() -> None:
     assert result.details["z_source"] ** 2 == pytest.approx(result.statistic, rel=1e-14)
 
 
-def test_details_name_the_cells_as_source_text_001() -> None:
-    # 001: n01 = wrong by h1 only, n10 = wrong by h2 only, z = |n01 - n10| / sqrt(n01 + n10).
+def test_details_name_the_cells_as_the_risk_notes() -> None:
+    # "Estimation of the hypothesis real risk": n01 = wrong by h1 only, n10 = wrong by h2
+    # only, z = |n01 - n10| / sqrt(n01 + n10).
     y_true = np.array(["a", "b", "a", "b", "a", "b", "a"])
     pred_a = np.array(["a", "b", "b", "b", "a", "a", "b"])  # wrong on rows 2, 5, 6
     pred_b = np.array(["b", "b", "a", "a", "a", "b", "b"])  # wrong on rows 0, 3, 6
@@ -308,6 +310,58 @@ def test_mcnemar_input_errors(kwargs, message) -> None:
         assay.mcnemar(**kwargs)
 
 
+def _saturated_probabilities(n: int = 200, seed: int = 3):
+    """Labels and two models' probabilities; model A outputs exactly 1.0 on most positives."""
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 2, n)
+    proba_a = np.where(y_true == 1, 1.0, rng.uniform(0.0, 0.6, n))
+    proba_a[:5] = 0.55  # a few positives below 1.0
+    proba_b = rng.uniform(0.0, 1.0, n)
+    return y_true, proba_a, proba_b
+
+
+THRESHOLD_FIRST = r"threshold them first \(e\.g\. `score >= 0\.5`\)"
+
+
+def test_mcnemar_refuses_probabilities_for_labels() -> None:
+    # Read as labels, each probability of exactly 1.0 would be a correct prediction of
+    # class 1 and every other value a wrong one: a p-value near 0 for no reason.
+    y_true, proba_a, proba_b = _saturated_probabilities()
+    message = rf"^`pred_a` holds continuous values \(e\.g\. 0\.\d+\): scores .*{THRESHOLD_FIRST}"
+    with pytest.raises(ValueError, match=message):
+        assay.mcnemar(y_true, proba_a, proba_b)
+    with pytest.raises(ValueError, match=r"^`pred_b` holds continuous values"):
+        assay.mcnemar(y_true, (proba_a >= 0.5).astype(int), proba_b)
+    # scores (not probabilities) are refused the same way, not read as "no discordant pairs"
+    with pytest.raises(ValueError, match=r"^`pred_a` holds continuous values"):
+        assay.mcnemar(y_true, 4.0 * proba_a - 2.0, 4.0 * proba_b - 2.0)
+
+
+def test_mcnemar_thresholded_probabilities_equal_integer_labels() -> None:
+    y_true, proba_a, proba_b = _saturated_probabilities()
+    labels_a, labels_b = proba_a >= 0.5, proba_b >= 0.5
+    as_floats = assay.mcnemar(y_true, labels_a.astype(float), labels_b.astype(float))
+    as_integers = assay.mcnemar(y_true, labels_a.astype(int), labels_b.astype(int))
+    assert as_floats.details == as_integers.details
+    assert as_floats.pvalue == as_integers.pvalue
+
+
+@pytest.mark.parametrize(
+    "pred_a, message",
+    [
+        (
+            [0.0, 2.0, 1.0, 1.0],
+            r"^`pred_a` holds float values \[2\.0\] that are not labels of `y_tr",
+        ),
+        (["0", "1", "1", "0"], r"^`pred_a` holds string labels but `y_true` holds numbers"),
+        (np.array([[0], [1], [0, 1], []], dtype=object), r"^`pred_a` holds sequences of labels"),
+    ],
+)
+def test_mcnemar_predictions_must_be_labels_of_y_true(pred_a, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        assay.mcnemar([0, 1, 1, 0], pred_a, [0, 1, 0, 0])
+
+
 # --- Cochran's Q ------------------------------------------------------------------------
 
 
@@ -418,6 +472,16 @@ def test_cochrans_q_labels_and_successes_agree() -> None:
 def test_cochrans_q_input_errors(args, kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         assay.cochrans_q(*args, **kwargs)
+
+
+def test_cochrans_q_refuses_probabilities_for_labels() -> None:
+    y_true, proba_a, proba_b = _saturated_probabilities()
+    labels_a = (proba_a >= 0.5).astype(int)
+    message = rf"^`predictions\[2\]` holds continuous values .*{THRESHOLD_FIRST}"
+    with pytest.raises(ValueError, match=message):
+        assay.cochrans_q(y_true, labels_a, labels_a, proba_b)
+    with pytest.raises(ValueError, match=r"^`predictions\[0\]` holds continuous values"):
+        assay.cochrans_q(y_true, proba_a, labels_a)
 
 
 # --- Type-I error under the null (slow) -------------------------------------------------

@@ -26,6 +26,7 @@ import math
 import warnings
 from fractions import Fraction
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -98,14 +99,14 @@ def test_auc_ci_matches_proc_ci_auc(asah):
     """pROC test-ci.auc.R: ci.auc(r.ndka) = (0.501244999271703, 0.611957994579946,
     0.722670989888189); pROC's documentation prints ci.auc(aSAH$outcome, aSAH$s100b)
     as 0.7314 (0.6301-0.8326) and the AUC of s100b as 0.7314."""
-    ndka = assay.auc_ci(asah["outcome"], asah["ndka"], pos_label="Poor")
+    ndka = assay.auc_ci(asah["outcome"], asah["ndka"], pos_label="Poor", interval="normal")
     assert math.isclose(ndka.estimate, 0.611957994579946, rel_tol=PROC_RELATIVE)
     low, high = ndka.confidence_interval
     assert math.isclose(low, 0.501244999271703, rel_tol=PROC_RELATIVE)
     assert math.isclose(high, 0.722670989888189, rel_tol=PROC_RELATIVE)
     assert ndka.method == "delong" and ndka.n == 113
     assert ndka.details["n_positive"] == 41 and ndka.details["n_negative"] == 72
-    s100b = assay.auc_ci(asah["outcome"], asah["s100b"], pos_label="Poor")
+    s100b = assay.auc_ci(asah["outcome"], asah["s100b"], pos_label="Poor", interval="normal")
     assert round(s100b.estimate, 4) == 0.7314
     assert [round(bound, 4) for bound in s100b.confidence_interval] == [0.6301, 0.8326]
 
@@ -301,7 +302,7 @@ def test_single_auc_variance_equals_statsmodels_brunner_munzel():
     y = generator.integers(0, 2, 300)
     x = np.round(generator.normal(size=300) + 0.8 * y, 1)
     expected = rank_compare_2indep(x[y == 1], x[y == 0], use_t=False)
-    result = assay.auc_ci(y, x)
+    result = assay.auc_ci(y, x, interval="normal")  # statsmodels' Wald interval
     assert math.isclose(result.estimate, expected.prob1, rel_tol=ROUNDING)
     assert math.isclose(result.details["variance"], expected.var_prob, rel_tol=ROUNDING)
     low, high = expected.conf_int(alpha=0.05)
@@ -377,13 +378,19 @@ def test_covariance_equals_reference(problem):
     _assert_arrays_close(covariance, expected_covariance)
 
 
-@given(problems(max_models=1), st.sampled_from(["delong", "hanley_mcneil"]))
-def test_auc_ci_equals_reference(problem, method):
+@given(
+    problems(max_models=1),
+    st.sampled_from(["delong", "hanley_mcneil"]),
+    st.sampled_from(["logit", "normal"]),
+)
+def test_auc_ci_equals_reference(problem, method, interval):
     y, matrix, weights = problem
     assume(_float_agrees_on_estimability(y, weights))
-    result = _quiet(assay.auc_ci, y, matrix[0], method=method, sample_weight=weights)
+    result = _quiet(
+        assay.auc_ci, y, matrix[0], method=method, interval=interval, sample_weight=weights
+    )
     estimate, (low, high), standard_error = reference.auc_ci(
-        y, matrix[0], method=method, sample_weight=weights
+        y, matrix[0], method=method, interval=interval, sample_weight=weights
     )
     assert _close(result.estimate, estimate)
     assert _close(result.standard_error, standard_error)
@@ -546,6 +553,7 @@ def test_a_single_positive_has_no_delong_variance():
     with pytest.warns(DegenerateDataWarning, match="more than one of each"):
         interval = assay.auc_ci(y, x)
     assert interval.estimate == 2 / 3 and math.isnan(interval.standard_error)
+    assert all(math.isnan(bound) for bound in interval.confidence_interval)
     hanley = assay.auc_ci(y, x, method="hanley_mcneil")  # defined for one positive
     assert hanley.standard_error > 0
     with pytest.warns(DegenerateDataWarning, match="more than one of each"):
@@ -595,11 +603,20 @@ def test_rounding_of_the_auc_does_not_fake_a_variance():
     assert interval.standard_error == 0.0
 
 
-def test_interval_of_the_auc_is_clipped_to_the_unit_interval():
+def test_interval_of_the_auc_stays_in_the_unit_interval():
     y, x = [0, 0, 1, 1, 0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.5, 0.7]
+    normal = assay.auc_ci(y, x, interval="normal")
+    assert normal.confidence_interval.high == 1.0  # clipped, as pROC does
+    assert normal.estimate + 1.96 * normal.standard_error > 1.0
+    # the default is the logit interval: inside (0, 1) unclipped, with its two bounds
+    # at logit(A) -/+ z SE / (A (1 - A)) (A = 7/8, so A (1 - A) = 7/64 and logit A = ln 7)
     result = assay.auc_ci(y, x)
-    assert result.confidence_interval.high == 1.0
-    assert result.estimate + 1.96 * result.standard_error > 1.0
+    assert result.details["interval"] == "logit"
+    low, high = result.confidence_interval
+    step = NormalDist().inv_cdf(0.975) * result.standard_error * 64 / 7
+    assert math.isclose(math.log(low / (1 - low)), math.log(7) - step, rel_tol=ROUNDING)
+    assert math.isclose(math.log(high / (1 - high)), math.log(7) + step, rel_tol=ROUNDING)
+    assert 0.0 < low < result.estimate < high < 1.0
 
 
 def test_confidence_level_and_alternative_are_honoured(asah):
@@ -633,6 +650,8 @@ def test_errors_name_the_argument_and_the_rule():
         assay.delong_test(y, x, [0.1, np.nan, 0.3, 0.4])
     with pytest.raises(ValueError, match=r"`method` must be one of \['delong', 'hanley_mcneil'\]"):
         assay.auc_ci(y, x, method="bootstrap")
+    with pytest.raises(ValueError, match=r"`interval` must be one of \['logit', 'normal'\]"):
+        assay.auc_ci(y, x, interval="wald")
     with pytest.raises(ValueError, match=r"`confidence_level` must be in \(0, 1\); got 95"):
         assay.auc_ci(y, x, confidence_level=95)
     with pytest.raises(ValueError, match="`alternative` must be one of"):
@@ -703,3 +722,41 @@ def test_unpaired_test_type_one_error_rate():
         rejections += assay.delong_test_unpaired(y_a, a, y_b, b).pvalue < 0.05
     rate = rejections / TYPE_ONE_DATA_SETS
     assert TYPE_ONE_BAND[0] <= rate <= TYPE_ONE_BAND[1], rate
+
+
+# ------------------------------------------------------- coverage of auc_ci (slow)
+
+# 2000 binormal data sets per setting: the coverage of a 95 % interval has a binomial
+# standard deviation of 0.0049, so [0.935, 0.965] is about +-3 standard deviations.
+COVERAGE_DATA_SETS = 2000
+COVERAGE_BAND = (0.935, 0.965)
+
+
+def _coverage(auc: float, per_class: int, interval: str, seed: int) -> float:
+    generator = np.random.default_rng(seed)
+    shift = math.sqrt(2.0) * NormalDist().inv_cdf(auc)  # P(X_pos > X_neg) = auc
+    y = np.r_[np.ones(per_class, dtype=int), np.zeros(per_class, dtype=int)]
+    covered = 0
+    for _ in range(COVERAGE_DATA_SETS):
+        scores = np.r_[generator.normal(shift, 1.0, per_class), generator.normal(size=per_class)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)  # a sample AUC of 1
+            low, high = assay.auc_ci(y, scores, interval=interval).confidence_interval
+        covered += low <= auc <= high
+    return covered / COVERAGE_DATA_SETS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("auc", "per_class", "seed"),
+    [(0.9, 20, 20260101), (0.95, 20, 20260102), (0.95, 50, 20260103), (0.98, 200, 20260104)],
+)
+def test_logit_interval_keeps_its_coverage_near_an_auc_of_one(auc, per_class, seed):
+    coverage = _coverage(auc, per_class, "logit", seed)
+    assert COVERAGE_BAND[0] <= coverage <= COVERAGE_BAND[1], coverage
+
+
+@pytest.mark.slow
+def test_normal_interval_undercovers_near_an_auc_of_one():
+    """Why the logit interval is the default: 20 rows per class and AUC 0.95."""
+    assert _coverage(0.95, 20, "normal", 20260102) < 0.9

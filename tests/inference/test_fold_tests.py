@@ -1,9 +1,10 @@
 """t-tests and the 5x2cv tests over per-fold scores (``assay.inference._fold_tests``).
 
-Expected values come from: the worked examples of the source texts (000, 003, 004;
-each number re-derived here, and where the printed number is wrong the test says so),
-hand computations, the reference twins in ``assay.reference`` (exact fractions), and
-``scipy.stats.ttest_rel`` / ``ttest_ind(equal_var=False)``.
+Expected values come from: the worked examples of the lecture texts (Wu, "Evaluation";
+Honavar, "Evaluating model performance"; Gama, "Evaluation of classification and
+regression algorithms"; each number re-derived here, and where the printed number is
+wrong the test says so), hand computations, the reference twins in ``assay.reference``
+(exact fractions), and ``scipy.stats.ttest_rel`` / ``ttest_ind(equal_var=False)``.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from assay.exceptions import DegenerateDataWarning
 ROUNDING = 1e-10
 ALTERNATIVES = ("two-sided", "greater", "less")
 
-# --- Worked examples of the source texts -----------------------------------------------
+# --- Worked examples of the lecture texts ----------------------------------------------
 
-# 003 (Honavar), "Comparing models": accuracies of models A and B on 10 splits.
+# Honavar, "Comparing models": accuracies of models A and B on 10 splits.
 HONAVAR_A = [80, 84, 89, 78, 90, 81, 80, 88, 76, 86]
 HONAVAR_B = [82, 87, 90, 82, 91, 83, 80, 89, 77, 88]
 
@@ -57,7 +58,7 @@ def test_honavar_printed_numbers_follow_from_the_misprinted_sum_of_squares() -> 
     assert np.sum((differences - differences.mean()) ** 2) == pytest.approx(12.1)
 
 
-# 004 (Gama), "Conducting t-test in R": R's t.test(a, b) is Welch's test.
+# Gama, "Conducting t-test in R": R's t.test(a, b) is Welch's test.
 GAMA_A = [0.100, 0.094, 0.109, 0.091, 0.096, 0.104, 0.102, 0.089, 0.091, 0.106]
 GAMA_B = [0.104, 0.113, 0.107, 0.106, 0.123, 0.108, 0.104, 0.119, 0.095, 0.114]
 
@@ -76,7 +77,7 @@ def test_gama_welch_example_from_r() -> None:
 
 
 def test_wu_critical_values_for_six_degrees_of_freedom() -> None:
-    # 000 (Wu), section 5.3: tinv(1 - 0.05/2, 6) = 2.4469 (two-tailed) and
+    # Wu, "Evaluation", section 5.3: tinv(1 - 0.05/2, 6) = 2.4469 (two-tailed) and
     # tinv(1 - 0.05, 6) = 1.9432 (one-tailed).  With n = 7 folds (6 df) the interval's
     # half-width is the critical value times the standard error.
     a = [0.12, 0.15, 0.11, 0.14, 0.13, 0.16, 0.10]

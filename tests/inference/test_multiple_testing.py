@@ -101,8 +101,9 @@ def test_demsar_holm_example() -> None:
     assert (adjust_pvalues(pvalues, method="bonferroni") <= 0.05).tolist() == [True, False, False]
 
 
-def test_sidak_is_the_family_wise_error_of_source_004() -> None:
-    # Source text 004, "Adjustment for Multiple Tests": alpha_n = 1 - (1 - a)^n. Two tests,
+def test_sidak_is_the_family_wise_error_of_gamas_formula() -> None:
+    # Gama, "Evaluation of classification and regression algorithms", "Adjustment for
+    # Multiple Tests": alpha_n = 1 - (1 - a)^n. Two tests,
     # each at a = 0.05, have family-wise error 1 - 0.95^2 = 0.0975. (The slide's example
     # substitutes the confidence 0.95 for a and prints 0.9975; that number is garbled.)
     np.testing.assert_allclose(adjust_pvalues([0.05, 0.05], method="sidak"), [0.0975, 0.0975])

@@ -55,15 +55,15 @@ VOTING = 12
 DEMSAR = TABLE_6.copy()
 DEMSAR[VOTING, 2] = 0.97501  # C4.5+cf just above C4.5+m+cf, as the paper's ranks say
 
-# 004 (Gama, "Approach based on Ranks"), Demsar Table 5: q_0.05 for k = 2..10.
+# Gama, "Approach based on Ranks", and Demsar Table 5: q_0.05 for k = 2..10.
 NEMENYI_Q05_PRINTED = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]
 NEMENYI_Q10_PRINTED = [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]
-# Bonferroni-Dunn as printed in 004: 2.648 for k = 7 (Demsar prints 2.638) and, in
+# Bonferroni-Dunn as printed by Gama: 2.648 for k = 7 (Demsar prints 2.638) and, in
 # both, 2.724 for k = 9; z_{1 - 0.05/16} is 2.734.  Below: the corrected values.
-BONFERRONI_DUNN_Q05_PRINTED_004 = [1.960, 2.241, 2.394, 2.498, 2.576, 2.648, 2.690, 2.724, 2.773]
+BONFERRONI_DUNN_Q05_BY_GAMA = [1.960, 2.241, 2.394, 2.498, 2.576, 2.648, 2.690, 2.724, 2.773]
 BONFERRONI_DUNN_Q05 = [1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, 2.734, 2.773]
 BONFERRONI_DUNN_Q10 = [1.645, 1.960, 2.128, 2.241, 2.326, 2.394, 2.450, 2.498, 2.539]
-# Table values have 3 decimals; 004/Demsar's Nemenyi row was computed from a studentized
+# Table values have 3 decimals; Gama's and Demsar's Nemenyi row was computed from a studentized
 # range table itself rounded to 3 decimals (3.314 and 4.170 for k = 3 and 7), which
 # moves the 3rd decimal by one at k = 3 (2.3437) and k = 7 (2.9483).
 TABLE_TOLERANCE = 1.01e-3
@@ -85,7 +85,7 @@ def _quiet(function, *args, **kwargs):  # type: ignore[no-untyped-def]
 def test_demsar_table_6_ranks_and_friedman() -> None:
     result = friedman(DEMSAR, model_names=NAMES)
     np.testing.assert_array_equal(result.ranks, TABLE_6_RANKS)
-    # Demsar section 3.2.2: average ranks 3.143, 2.000, 2.893, 1.964 (004: 3.14 2.00 2.89 1.96)
+    # Demsar section 3.2.2: average ranks 3.143, 2.000, 2.893, 1.964 (Gama: 3.14 2.00 2.89 1.96)
     np.testing.assert_allclose(result.average_ranks, [3.143, 2.000, 2.893, 1.964], atol=5e-4)
     np.testing.assert_allclose(result.average_ranks, [44 / 14, 2.0, 40.5 / 14, 27.5 / 14])
     # chi^2_F = 9.28, F_F = 3.69 with (3, 39) df; F(3, 39) at 0.05 is 2.85 -> reject
@@ -156,8 +156,8 @@ def test_demsar_bonferroni_dunn_and_holm_example() -> None:
     assert np.isnan(result.z_statistic[0]) and np.isnan(result.pvalues[0])
 
 
-def test_source_004_average_ranks() -> None:
-    # 004, "Approach based on Ranks": average rank 3.14, 2.00, 2.89, 1.96
+def test_gama_average_ranks() -> None:
+    # Gama, "Approach based on Ranks": average rank 3.14, 2.00, 2.89, 1.96
     np.testing.assert_allclose(friedman(DEMSAR).average_ranks, [3.14, 2.00, 2.89, 1.96], atol=5e-3)
 
 
@@ -190,9 +190,9 @@ def test_bonferroni_dunn_critical_values(alpha: float, table: list) -> None:
 
 
 def test_misprinted_bonferroni_dunn_values_are_wrong() -> None:
-    # 004 prints 2.648 for k = 7 and 2.724 for k = 9; z_{1-0.05/12} = 2.638, z_{1-0.05/16} = 2.734
-    assert BONFERRONI_DUNN_Q05_PRINTED_004[5] != round(stats.norm.isf(0.05 / 12), 3)
-    assert BONFERRONI_DUNN_Q05_PRINTED_004[7] != round(stats.norm.isf(0.05 / 16), 3)
+    # Gama prints 2.648 for k = 7 and 2.724 for k = 9; z_{1-0.05/12} = 2.638, z_{1-0.05/16} = 2.734
+    assert BONFERRONI_DUNN_Q05_BY_GAMA[5] != round(stats.norm.isf(0.05 / 12), 3)
+    assert BONFERRONI_DUNN_Q05_BY_GAMA[7] != round(stats.norm.isf(0.05 / 16), 3)
     assert round(stats.norm.isf(0.05 / 12), 3) == 2.638
     assert round(stats.norm.isf(0.05 / 16), 3) == 2.734
 
@@ -406,6 +406,70 @@ def test_dataframe_columns_name_the_models() -> None:
     assert friedman(frame).model_names == tuple(NAMES)
     assert bonferroni_dunn(frame, control="C4.5+m").control == 1
     assert friedman(DEMSAR).model_names == ("model 0", "model 1", "model 2", "model 3")
+
+
+def _by_name(table: np.ndarray, names: list[str]) -> dict[str, list[float]]:
+    """The columns of ``table`` as a mapping, model name -> its scores."""
+    return {name: table[:, j].tolist() for j, name in enumerate(names)}
+
+
+@pytest.mark.parametrize("function", [friedman, nemenyi])
+def test_a_mapping_of_name_to_scores_is_a_table_with_named_columns(function) -> None:  # type: ignore[no-untyped-def]
+    by_name = function(_by_name(DEMSAR, NAMES))
+    by_position = function(DEMSAR, model_names=NAMES)
+    assert by_name.model_names == tuple(NAMES)
+    for field in ("average_ranks", "pvalue", "pvalues", "adjusted_pvalues"):
+        if hasattr(by_position, field):
+            np.testing.assert_array_equal(getattr(by_name, field), getattr(by_position, field))
+    # `model_names` relabels a mapping as it relabels a DataFrame
+    renamed = function(_by_name(DEMSAR, NAMES), model_names=["a", "b", "c", "d"])
+    assert renamed.model_names == ("a", "b", "c", "d")
+
+
+def test_posthoc_pairs_are_reported_by_name() -> None:
+    # Demsar (2006), section 3.2.4: at alpha = 0.10 C4.5 differs from C4.5+m and C4.5+m+cf
+    result = nemenyi(_by_name(DEMSAR, NAMES), alpha=0.10)
+    assert result.significant_pair_names == (("C4.5", "C4.5+m"), ("C4.5", "C4.5+m+cf"))
+    assert "C4.5 vs C4.5+m, C4.5 vs C4.5+m+cf" in str(result)
+    assert result.to_dict()["significant_pair_names"] == [
+        ["C4.5", "C4.5+m"],
+        ["C4.5", "C4.5+m+cf"],
+    ]
+    control = bonferroni_dunn(_by_name(DEMSAR, NAMES), control="C4.5", alpha=0.10)
+    assert control.significant_pair_names == tuple(
+        (NAMES[i], NAMES[j]) for i, j in control.significant_pairs
+    )
+    assert str(control).startswith("Bonferroni-Dunn test against C4.5 (alpha = 0.1)")
+    unnamed = nemenyi(DEMSAR, alpha=0.10)
+    assert unnamed.significant_pair_names == (("model 0", "model 1"), ("model 0", "model 3"))
+
+
+def test_dataframe_pairs_are_reported_by_column_name() -> None:
+    pandas = pytest.importorskip("pandas")
+    result = nemenyi(pandas.DataFrame(DEMSAR, columns=NAMES), alpha=0.10)
+    assert result.significant_pair_names == (("C4.5", "C4.5+m"), ("C4.5", "C4.5+m+cf"))
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        (
+            {"a": [0.1, 0.2, 0.3], "b": [0.2, 0.1]},
+            r"`scores` given as a mapping must map each model name to its scores on the same "
+            r"data sets \(1-D, all of one length\); got shapes \{'a': \(3,\), 'b': \(2,\)\}\.",
+        ),
+        (
+            {"a": [[0.1, 0.2], [0.3, 0.4]], "b": [0.2, 0.1]},
+            r"`scores` given as a mapping .* got shapes \{'a': \(2, 2\), 'b': \(2,\)\}\.",
+        ),
+        ({"a": 0.1, "b": 0.2}, r"got shapes \{'a': \(\), 'b': \(\)\}\."),
+        ({}, r"`scores` is empty; at least one value is needed\."),
+        ({"a": ["x", "y"], "b": ["z", "w"]}, r"`scores` must be numeric; got dtype <U1\."),
+    ],
+)
+def test_mapping_errors(scores: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        friedman(scores)
 
 
 # --- Post-hoc tests against the reference and their internal consistency. ---

@@ -1,10 +1,11 @@
 """Wilcoxon's signed-rank test and the sign test (``assay.inference._sign_tests``).
 
-Expected values come from: hand counts of sign patterns, the source text 004's ranking
-example, the reference twins in ``assay.reference`` (the exact null by enumerating all
-``2^n`` sign patterns with exact fractions), ``scipy.stats.wilcoxon`` where its method
-is the same (no ties and no zeros for its exact table; its permutation test for small n
-with ties; its normal approximation for 'wilcox' and 'pratt'), and
+Expected values come from: hand counts of sign patterns, the ranking example of Gama,
+"Evaluation of classification and regression algorithms", the reference twins in
+``assay.reference`` (the exact null by enumerating all ``2^n`` sign patterns with exact
+fractions), ``scipy.stats.wilcoxon`` where its method is the same (no ties and no zeros
+for its exact table; its permutation test for small n with ties; its normal
+approximation for 'wilcox' and 'pratt'), and
 ``scipy.stats.binomtest``.
 """
 
@@ -73,7 +74,7 @@ def test_critical_value_for_ten_pairs() -> None:
 
 
 def test_gama_slide_ranks_zeros_with_the_others() -> None:
-    # 004 (Gama), "Wilcoxon signed-rank tests": the first four data sets of Demsar's
+    # Gama, "Wilcoxon signed-rank tests": the first four data sets of Demsar's
     # table, with the differences B - A = 0, 0, +0.006, -0.008 ranked 1.5, 1.5, 3, 4
     # (zeros ranked and split).  So with zero_method='zsplit': R+ = 3 + 1.5 = 4.5 and
     # R- = 4 + 1.5 = 5.5; with 'pratt' the zeros' ranks count in neither: 3 and 4.

@@ -291,7 +291,7 @@ def test_row_order_and_repetition_invariance(case, seed):
 
 
 # --------------------------------------------------------------------------------------
-# Worked examples of the source texts
+# Worked examples of the lecture texts
 
 
 def rows(matrix, labels):
@@ -300,8 +300,8 @@ def rows(matrix, labels):
     return rows_from_matrix(matrix, labels)
 
 
-def test_iris_knn_example_of_source_002():
-    # Source 002, "F-measure", example 1: kNN (k = 5) on Iris.
+def test_iris_knn_example_of_the_classification_validation_slides():
+    # "Classification validation", "F-measure", example 1: kNN (k = 5) on Iris.
     y_true, y_pred = rows([[50, 0, 0], [0, 47, 3], [0, 2, 48]], [1, 2, 3])
     precision = assay.precision_score(y_true, y_pred, average=None)
     recall = assay.recall_score(y_true, y_pred, average=None)
@@ -318,8 +318,8 @@ def test_iris_knn_example_of_source_002():
     assert assay.accuracy_score(y_true, y_pred) == pytest.approx(145 / 150, rel=1e-15)
 
 
-def test_imbalanced_example_of_source_002():
-    # Source 002, "F-Measure is better for class-imbalanced problems", example 2.
+def test_imbalanced_example_of_the_classification_validation_slides():
+    # "Classification validation", "F-Measure is better for class-imbalanced problems", example 2.
     y_true, y_pred = rows([[9990, 10], [90, 10]], [1, 2])
     # printed "ACC = 0.998" is wrong: 10000 / 10100 = 0.990
     assert assay.accuracy_score(y_true, y_pred) == pytest.approx(10000 / 10100, rel=1e-15)
@@ -337,8 +337,9 @@ def test_imbalanced_example_of_source_002():
     assert assay.balanced_accuracy_score(y_true, y_pred) == pytest.approx(0.5495, rel=1e-14)
 
 
-def test_binary_example_of_source_003():
-    # Source 003, "Classifier Learning -- Measuring Performance": TP=55 FP=5 FN=10 TN=30.
+def test_binary_example_of_honavar():
+    # Honavar, "Evaluating model performance", "Classifier Learning -- Measuring
+    # Performance": TP=55 FP=5 FN=10 TN=30.
     y_true, y_pred = rows([[55, 10], [5, 30]], [1, 0])  # rows: true 1, true 0
     assert assay.recall_score(y_true, y_pred) == pytest.approx(55 / 65, rel=1e-15)
     assert assay.specificity_score(y_true, y_pred) == pytest.approx(30 / 35, rel=1e-15)
@@ -347,15 +348,16 @@ def test_binary_example_of_source_003():
     assert assay.precision_score(y_true, y_pred) == pytest.approx(55 / 60, rel=1e-15)
     # "some authors use false alarm rate for FP / (FP + TP) = 1 - Precision"
     assert assay.false_discovery_rate(y_true, y_pred) == pytest.approx(5 / 60, rel=1e-15)
-    # CC_1 = (TP TN - FP FN) / sqrt((TP+FN)(TP+FP)(TN+FP)(TN+FN)) of source 003
+    # CC_1 = (TP TN - FP FN) / sqrt((TP+FN)(TP+FP)(TN+FP)(TN+FN)) of Honavar
     expected_cc = (55 * 30 - 5 * 10) / np.sqrt(65 * 60 * 35 * 40)
     for average in ("multiclass", "binary", "macro"):
         value = assay.matthews_corrcoef(y_true, y_pred, average=average)
         assert value == pytest.approx(expected_cc, rel=1e-14)
 
 
-def test_micro_averages_of_source_003():
-    # Source 003, "Micro-averaged performance measures", on source 002's Iris matrix:
+def test_micro_averages_of_honavar():
+    # Honavar, "Micro-averaged performance measures", on the Iris matrix of the
+    # "Classification validation" slides:
     # pooled cells TP=145, FP=5, FN=5, TN=295.
     y_true, y_pred = rows([[50, 0, 0], [0, 47, 3], [0, 2, 48]], [0, 1, 2])
     micro = {"average": "micro"}
@@ -371,8 +373,8 @@ def test_micro_averages_of_source_003():
     assert macro == pytest.approx((1 + 47 / 50 + 48 / 50) / 3, rel=1e-15)
 
 
-def test_profit_example_of_source_003_error_rate():
-    # Source 003, "Confusion Matrix" of the promotional offer: [[8, 2], [20, 970]].
+def test_profit_example_of_honavar_error_rate():
+    # Honavar, "Confusion Matrix" of the promotional offer: [[8, 2], [20, 970]].
     y_true, y_pred = rows([[8, 2], [20, 970]], [1, 0])
     assert assay.error_rate(y_true, y_pred) == pytest.approx(0.022, rel=1e-15)
     assert assay.error_rate(y_true, y_pred, normalize=False) == 22.0

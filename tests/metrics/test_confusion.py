@@ -97,7 +97,11 @@ def test_every_label_kind_counts_alike(data):
     ]
     present = np.unique(np.concatenate([y_true, y_pred]))
     for table in tables:
-        matrix = assay.confusion_matrix(table[y_true], table[y_pred], sample_weight=weight)
+        # float predictions must be labels of y_true or of `labels` (sorted: same order)
+        labels = table[present] if table.dtype.kind == "f" else None
+        matrix = assay.confusion_matrix(
+            table[y_true], table[y_pred], labels=labels, sample_weight=weight
+        )
         np.testing.assert_array_equal(matrix, expected[np.ix_(*2 * [np.arange(len(present))])])
     if k <= 2:
         booleans = np.array([False, True])
@@ -176,7 +180,7 @@ def test_unit_weights_are_no_weights(data):
 
 
 def test_one_vs_rest_cells_of_the_iris_matrix():
-    # Source 002, "Confusion Matrix": kNN (k = 5) on Iris.
+    # "Classification validation", "Confusion Matrix": kNN (k = 5) on Iris.
     cells = one_vs_rest_cells([[50, 0, 0], [0, 47, 3], [0, 2, 48]])
     np.testing.assert_array_equal(cells.tp, [50, 47, 48])
     np.testing.assert_array_equal(cells.fp, [0, 2, 3])
@@ -266,8 +270,12 @@ def test_registry_names_public_functions():
         ({"y_true": [0.0, np.inf], "y_pred": [0, 1]}, "`y_true` contains 1 infinite values"),
         ({"y_true": ["a", "b"], "y_pred": [0, 1]}, "`y_true` holds string labels but `y_pred`"),
         (
-            {"y_true": np.array(["a", 1], dtype=object), "y_pred": [0, 1]},
+            {"y_true": np.array(["a", 1], dtype=object), "y_pred": ["a", "b"]},
             "mix labels of different types",
+        ),
+        (  # an object array is judged by its first element
+            {"y_true": np.array(["a", 1], dtype=object), "y_pred": [0, 1]},
+            "`y_true` holds string labels but `y_pred` holds numbers",
         ),
         ({"y_true": np.array([1, 2], "M8[D]"), "y_pred": [0, 1]}, "`y_true` has dtype"),
         (
@@ -288,3 +296,109 @@ def test_registry_names_public_functions():
 def test_confusion_matrix_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         assay.confusion_matrix(**kwargs)
+
+
+# --- Scores where predicted labels are expected -----------------------------------------
+
+# Probabilities with exact 0.0 and 1.0 among them: read as labels, each 1.0 would count
+# as a correct prediction of class 1.
+PROBA_TRUE = np.array([0, 1, 1, 0, 1, 0])
+PROBA = np.array([0.2, 1.0, 0.7, 0.0, 1.0, 0.4])
+EXTRA_ARGUMENTS = {
+    "expected_cost": {"cost_matrix": [[0.0, 1.0], [1.0, 0.0]]},
+    "fbeta_score": {"beta": 2.0},
+}
+
+
+def _label_functions():
+    """Every public function of assay.metrics that takes predicted labels: the confusion
+    metrics of the registry, the confusion matrix and the report."""
+    from assay.metrics._registry import METRICS
+
+    functions = {
+        name: declaration.function
+        for name, declaration in METRICS.items()
+        if declaration.computed_from == "confusion"
+    }
+    functions["confusion_matrix"] = assay.confusion_matrix
+    functions["classification_report"] = assay.classification_report
+    return sorted(functions.items())
+
+
+LABEL_FUNCTIONS = _label_functions()
+label_functions = pytest.mark.parametrize(
+    "name, function", LABEL_FUNCTIONS, ids=[name for name, _ in LABEL_FUNCTIONS]
+)
+
+
+@label_functions
+def test_probabilities_as_predictions_are_refused(name, function):
+    argument = "y2" if name == "cohen_kappa_score" else "y_pred"
+    message = (
+        rf"^`{argument}` holds continuous values \(e\.g\. 0\.2\): scores or probabilities, "
+        r"not class labels; threshold them first \(e\.g\. `score >= 0\.5`\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        function(PROBA_TRUE, PROBA, **EXTRA_ARGUMENTS.get(name, {}))
+
+
+# Two raters (Cohen's kappa) have no reference labels: see the test of kappa below.
+TARGET_FUNCTIONS = [(name, f) for name, f in LABEL_FUNCTIONS if name != "cohen_kappa_score"]
+
+
+@pytest.mark.parametrize(
+    "name, function", TARGET_FUNCTIONS, ids=[name for name, _ in TARGET_FUNCTIONS]
+)
+def test_integral_float_scores_outside_the_classes_are_refused(name, function):
+    scores = np.array([0.0, 3.0, 2.0, 0.0, 1.0, 1.0])
+    message = r"^`y_pred` holds float values \[2\.0, 3\.0\] that are not labels of `y_true`"
+    with pytest.raises(ValueError, match=message):
+        function(PROBA_TRUE, scores, **EXTRA_ARGUMENTS.get(name, {}))
+
+
+@label_functions
+def test_thresholded_probabilities_are_labels(name, function):
+    """Probabilities that are all exactly 0.0 or 1.0 are labels: same value as integers."""
+    extra = EXTRA_ARGUMENTS.get(name, {})
+    if name == "classification_report":  # class names differ ("1.0" and "1"); rows do not
+        extra = {"output_dict": True}
+    as_floats = quiet(function, PROBA_TRUE, (PROBA >= 0.5).astype(np.float64), **extra)
+    as_integers = quiet(function, PROBA_TRUE, (PROBA >= 0.5).astype(np.int64), **extra)
+    if isinstance(as_floats, dict):
+        assert list(as_floats.values()) == list(as_integers.values())
+    else:
+        np.testing.assert_array_equal(np.asarray(as_floats), np.asarray(as_integers))
+
+
+@label_functions
+def test_sequences_of_sequences_and_sparse_targets_are_refused(name, function):
+    sparse = pytest.importorskip("scipy.sparse")
+    extra = EXTRA_ARGUMENTS.get(name, {})
+    first = "y1" if name == "cohen_kappa_score" else "y_true"
+    legacy = np.array([[0], [1, 2], [], [2]], dtype=object)
+    with pytest.raises(ValueError, match=rf"^`{first}` holds sequences of labels"):
+        function(legacy, legacy, **extra)
+    with pytest.raises(ValueError, match=rf"^`{first}` holds sequences of labels"):
+        function([[0], [1, 2], [], [2]], [0, 1, 0, 1], **extra)
+    with pytest.raises(ValueError, match=rf"^`{first}` is a scipy\.sparse csr_matrix; sparse"):
+        function(sparse.csr_matrix(PROBA_TRUE), PROBA_TRUE, **extra)
+
+
+def test_cohen_kappa_refuses_scores_from_either_rater():
+    message = r"^`y1` holds continuous values \(e\.g\. 0\.2\): scores or probabilities, not cl"
+    with pytest.raises(ValueError, match=message):
+        assay.cohen_kappa_score(PROBA, PROBA_TRUE)
+    # a class that one rater alone uses is disagreement, not a score
+    assert assay.cohen_kappa_score([0.0, 1.0, 2.0], [0.0, 1.0, 1.0]) == pytest.approx(
+        assay.cohen_kappa_score([0, 1, 2], [0, 1, 1]), abs=0.0
+    )
+
+
+def test_float_predictions_of_a_class_named_in_labels_are_labels():
+    y_true, y_pred = [0, 1, 1, 0], [0.0, 2.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match=r"`y_pred` holds float values \[2\.0\]"):
+        assay.confusion_matrix(y_true, y_pred)
+    np.testing.assert_array_equal(
+        assay.confusion_matrix(y_true, y_pred, labels=[0, 1, 2]),
+        assay.confusion_matrix(y_true, [0, 2, 1, 0], labels=[0, 1, 2]),
+    )

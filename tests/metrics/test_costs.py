@@ -52,15 +52,16 @@ def test_expected_cost_is_the_mean_cost_per_row(data, normalize):
 
 
 def test_zero_one_cost_is_the_error_rate():
-    # Source 000, section 2.2: minimizing the error rate is cost minimization with
+    # Wu, "Evaluation", section 2.2: minimizing the error rate is cost minimization with
     # the cost matrix [[0, 1], [1, 0]].
     y_true, y_pred = rows_from_matrix([[8, 2], [20, 970]], [1, 0])
     cost = assay.expected_cost(y_true, y_pred, [[0, 1], [1, 0]])
     assert cost == pytest.approx(assay.error_rate(y_true, y_pred), rel=1e-15)
 
 
-def test_profit_example_of_source_003():
-    # Source 003, "Introducing Costs & Benefits": confusion [[8, 2], [20, 970]] with the
+def test_profit_example_of_honavar():
+    # Honavar, "Evaluating model performance", "Introducing Costs & Benefits": confusion
+    # [[8, 2], [20, 970]] with the
     # actual-1 row first; profit $10 per responder reached, cost $1 per offer sent to a
     # non-responder (profit matrix [[80, 0], [-20, 0]] in totals): net profit $60.
     y_true, y_pred = rows_from_matrix([[8, 2], [20, 970]], [1, 0])
@@ -70,8 +71,8 @@ def test_profit_example_of_source_003():
     assert assay.expected_cost(y_true, y_pred, cost, labels=[1, 0]) == pytest.approx(-0.06)
 
 
-def test_exercise_9_of_source_000():
-    # Source 000, exercise 9: total cost tr(C^T A); tr(C^T Â) with Â row-normalized.
+def test_exercise_9_of_wu():
+    # Wu, "Evaluation", exercise 9: total cost tr(C^T A); tr(C^T Â) with Â row-normalized.
     matrix = np.array([[5, 1, 0], [2, 6, 2], [0, 0, 4]])
     cost = np.array([[0.0, 2.0, 8.0], [1.0, 0.0, 3.0], [6.0, 1.0, 0.0]])
     y_true, y_pred = rows_from_matrix(matrix, [0, 1, 2])
@@ -84,7 +85,7 @@ def test_exercise_9_of_source_000():
 
 
 def test_cost_matrix_of_section_2_2():
-    # Source 000, eq. 13: c00 = 0, c01 = 10, c10 = 1000, c11 = 10 (0 qualified, 1 defective).
+    # Wu, "Evaluation", eq. 13: c00 = 0, c01 = 10, c10 = 1000, c11 = 10 (0 qualified, 1 defective).
     y_true = [0, 0, 0, 1, 1]
     y_pred = [0, 1, 0, 0, 1]
     cost = [[0, 10], [1000, 10]]
@@ -122,7 +123,7 @@ def test_ties_go_to_the_first_class():
 
 
 def _exercise_7_posteriors(x):
-    """Pr(y | x) of source 000, exercise 7: p(x | 1) = N(-1, 0.25), p(x | 2) = N(1, 0.25)
+    """Pr(y | x) of Wu, "Evaluation", exercise 7: p(x | 1) = N(-1, 0.25), p(x | 2) = N(1, 0.25)
     (0.25 the variance), equal priors."""
     log_1 = -((x + 1) ** 2) / (2 * 0.25)
     log_2 = -((x - 1) ** 2) / (2 * 0.25)
@@ -130,7 +131,7 @@ def _exercise_7_posteriors(x):
     return np.column_stack([p_1, 1.0 - p_1])
 
 
-def test_exercise_7_of_source_000():
+def test_exercise_7_of_wu():
     x = np.linspace(-3, 3, 6001)
     proba = _exercise_7_posteriors(x)
     # (c) 0-1 costs: decide the most probable class, class 1 iff x < 0

@@ -179,8 +179,96 @@ def test_multiclass_average_precision_rejects_pos_label() -> None:
 
 def test_multiclass_class_without_rows_is_nan_with_a_warning() -> None:
     proba = np.hstack([PROBA, np.zeros((4, 1))])
-    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+    message = r"Class 3 in `labels` has no samples in `y_true`; its one-vs-rest value is und"
+    with pytest.warns(UndefinedMetricWarning, match=message):
         per_class = assay.roc_auc_score(
             Y3, proba, multi_class="ovr", average=None, labels=[0, 1, 2, 3]
         )
     assert np.isnan(per_class[3]) and not np.any(np.isnan(per_class[:3]))
+
+
+# --- The two columns of predict_proba, sparse scores, absent classes --------------------
+
+Y2 = np.array([0, 1, 1, 0])
+TWO_COLUMNS = (
+    r"^`{}` has 2 columns \(shape \(4, 2\)\), like the output of `predict_proba` for a binary "
+    r"problem; this metric needs one score per sample, that of the positive class: pass its "
+    r"column, e\.g\. `{}\[:, 1\]`"
+)
+
+
+@binary_functions
+def test_two_probability_columns_of_a_binary_target_say_which_column(function) -> None:
+    with pytest.raises(ValueError, match=TWO_COLUMNS.format("y_score", "y_score")):
+        function(Y2, PROBA2)
+    with pytest.raises(ValueError, match=TWO_COLUMNS.format("y_score", "y_score")):
+        function(np.array(["no", "yes", "yes", "no"]), PROBA2, pos_label="yes")
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda y, s: assay.auc_ci(y, s), "y_score"),
+        (lambda y, s: assay.delong_test(y, s, s[:, 1]), "score_a"),
+        (lambda y, s: assay.delong_test(y, s[:, 1], s), "score_b"),
+        (lambda y, s: assay.delong_covariance(y, s[:, 1], s), "scores\\[1\\]"),
+        (lambda y, s: assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=10), "y_score"),
+        (lambda y, s: assay.compare(assay.pr_auc_score, y, s, s, n_resamples=10), "y_score"),
+    ],
+)
+def test_two_probability_columns_in_the_inference_functions(call, name) -> None:
+    with pytest.raises(ValueError, match=TWO_COLUMNS.format(name, name)):
+        call(Y2, PROBA2)
+
+
+def test_two_columns_stay_multi_class_input_when_asked_for() -> None:
+    # one-vs-rest of two complementary columns: both classes' areas equal the binary one
+    binary = assay.roc_auc_score(Y2, PROBA2[:, 1])
+    per_class = assay.roc_auc_score(Y2, PROBA2, multi_class="ovr", average=None)
+    np.testing.assert_array_equal(per_class, [binary, binary])
+
+
+def test_two_columns_of_more_classes_keep_the_multi_class_message() -> None:
+    with pytest.raises(ValueError, match=r"choose `multi_class='ovr'` \(one-vs-rest\) or"):
+        assay.roc_auc_score(Y3, PROBA2)
+
+
+@pytest.mark.parametrize("function", [assay.roc_auc_score, assay.roc_curve, assay.auc_ci])
+def test_sparse_scores_are_refused(function) -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    with pytest.raises(ValueError, match=r"^`y_score` is a scipy\.sparse csr_matrix; sparse"):
+        function(Y2, sparse.csr_matrix([[0.1, 0.9, 0.8, 0.3]]))
+    with pytest.raises(ValueError, match=r"^`y_true` is a scipy\.sparse csr_array; sparse"):
+        function(sparse.csr_array(Y2[None, :]), [0.1, 0.9, 0.8, 0.3])
+
+
+def test_sparse_multi_class_scores_are_refused() -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    with pytest.raises(ValueError, match=r"^`y_score` is a scipy\.sparse csr_matrix; sparse"):
+        assay.roc_auc_score(Y3, sparse.csr_matrix(PROBA), multi_class="ovr")
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_one_vs_one_names_the_class_absent_from_y_true(average) -> None:
+    proba = np.hstack([PROBA, np.zeros((4, 1))])
+    message = (
+        r"^Class 3 in `labels` has no samples in `y_true`; the one-vs-one area of each pair "
+        r"with it is undefined \(NaN returned\)\.$"
+    )
+    with pytest.warns(UndefinedMetricWarning, match=message) as record:
+        value = assay.roc_auc_score(
+            Y3, proba, multi_class="ovo", average=average, labels=[0, 1, 2, 3]
+        )
+    assert np.isnan(value)
+    assert len(record) == 1  # one warning naming the class, not one per pair
+    assert record[0].filename == __file__
+
+
+def test_one_vs_one_names_every_absent_class_and_weighted_absence() -> None:
+    proba = np.hstack([PROBA, np.zeros((4, 2))])
+    with pytest.warns(UndefinedMetricWarning, match=r"^Classes \[3, 4\] in `labels` have no sa"):
+        assay.roc_auc_score(Y3, proba, multi_class="ovo", labels=[0, 1, 2, 3, 4])
+    weights = np.array([1.0, 1.0, 0.0, 1.0])  # class 2's only row weighs nothing
+    message = r"^Class 2 has no samples of positive weight in `y_true`; the one-vs-one area"
+    with pytest.warns(UndefinedMetricWarning, match=message):
+        assay.roc_auc_score(Y3, PROBA, multi_class="ovo", sample_weight=weights)

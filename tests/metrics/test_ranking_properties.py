@@ -1,4 +1,4 @@
-"""Invariances of the ranking metrics and the source texts' worked examples."""
+"""Invariances of the ranking metrics and the lecture texts' worked examples."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def test_areas_lie_in_the_unit_interval(data) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Worked examples from the source texts
+# Worked examples from the lecture texts
 
 # Wu, "Evaluation", exercise 5, Table 3: ten examples, scores 1.0 down to 0.1,
 # class 1 positive.  Expected values worked by hand as fractions:
@@ -170,7 +170,7 @@ def test_table3_precision_recall_columns() -> None:
     np.testing.assert_array_equal(thresholds[::-1], TABLE3_SCORES)
 
 
-# Honavar, "Evaluating model performance" (source text 003), cutoff table: 24 records
+# Honavar, "Evaluating model performance", cutoff table: 24 records
 # (actual class, probability of "1").  The slide says 12 records are classified "1" at
 # cutoff 0.50; counting the table gives 13 (the 12 in the left column are all >= 0.622,
 # plus 0.506), of which 11 are actual 1s.  At cutoff 0.80 it is 7, all actual 1s.

@@ -13,9 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import assay
+import assay.reference
 from assay.metrics._registry import METRICS
 from assay.metrics._sorted import sort_binary
-from tests.strategies import binary_ranking_data, class_labels, exact_sample_weights
+from tests.strategies import (
+    binary_ranking_data,
+    class_labels,
+    exact_sample_weights,
+    metric_options,
+)
 
 # Reordering or repeating rows changes the order of float additions only.
 ROUNDING_RTOL = 1e-12
@@ -134,16 +140,40 @@ def test_integer_weights_equal_repetition(name, data) -> None:
     )
 
 
+# The options each ranking declaration's sweep accepts (``sorted_options``), all tried.
+SORTED_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "roc_auc_score": [{}, {"max_fpr": 0.5}],
+    "average_precision_score": [{}],
+    "pr_auc_score": [{"method": m} for m in ("trapezoid", "interpolated", "11-point")],
+    "equal_error_rate": [{"method": m} for m in ("interpolate", "nearest")],
+}
+
+
+def test_every_ranking_declaration_has_its_options_tried() -> None:
+    ranking = {n: d for n, d in METRICS.items() if d.computed_from == "ranking"}
+    assert set(SORTED_OPTIONS) == set(ranking)
+    for name, declaration in ranking.items():
+        tried = {key for options in SORTED_OPTIONS[name] for key in options}
+        assert tried == set(declaration.sorted_options)
+
+
 @pytest.mark.parametrize(
-    "name", sorted(n for n, d in METRICS.items() if d.computed_from == "ranking")
+    ("name", "options"),
+    [(name, options) for name, variants in SORTED_OPTIONS.items() for options in variants],
 )
 @given(data=binary_ranking_data(max_n=60, both_classes=True))
-def test_ranking_metrics_are_their_sweep_of_the_sorted_data(name, data) -> None:
+def test_ranking_declarations_sweep_to_the_reference_value(name, options, data) -> None:
+    """``from_sorted`` (what resampling evaluates) gives the independent reference's value.
+
+    The public function is itself ``sort_binary`` + ``from_sorted``, so comparing the two
+    would compare a function with itself; ``assay.reference`` computes from the definitions.
+    """
     y, s, w = data
     declaration = METRICS[name]
-    sorted_data = sort_binary(y, s, sample_weight=w)
     assert declaration.from_sorted is not None
-    assert declaration.from_sorted(sorted_data) == declaration.function(y, s, sample_weight=w)
+    swept = declaration.from_sorted(sort_binary(y, s, sample_weight=w), **options)
+    reference = getattr(assay.reference, name)(y, s, sample_weight=w, **options)
+    assert _same(swept, reference)
 
 
 # A small data set on which a perfect model must beat a poor one for every metric.
@@ -177,7 +207,8 @@ def test_greater_is_better_is_true_to_the_metric(name) -> None:
 )
 @given(data=st.data())
 def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data) -> None:
-    """``from_confusion(*resolve(arguments))`` is the public value, for any options."""
+    """``from_confusion(*resolve(arguments))`` is the reference's value, for any options
+    (and the public value, which must not compute it another way)."""
     declaration = METRICS[name]
     arguments, weights, options = data.draw(declared_problem(name))
     assert declaration.from_confusion is not None
@@ -192,4 +223,76 @@ def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data)
             *arguments, sample_weight=weights, **options
         )
         value = declaration.from_confusion.from_confusion(matrix, **resolved)
+        # The public function is resolve + from_confusion itself: the independent
+        # reference is what makes this a check of the declaration, not of an identity.
+        reference = getattr(assay.reference, name)(*arguments, sample_weight=weights, **options)
+    assert _same(value, reference)
     np.testing.assert_array_equal(value, public)
+
+
+@st.composite
+def ranged_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
+    """Arguments, weights and options (those that move the range too) for ``name``."""
+    kind = METRICS[name].computed_from
+    if kind != "confusion":
+        arguments, weights, _ = draw(declared_problem(name))
+        return arguments, weights, draw(metric_options(name, binary=True))
+    binary = draw(st.booleans())
+    y_true, y_pred, weights = draw(
+        class_labels(max_n=60, min_classes=2, max_classes=2 if binary else 5, kinds=("int",))
+    )
+    options = draw(metric_options(name, binary=binary))
+    arguments: tuple = (y_true, y_pred)
+    if name == "expected_cost":
+        k = 2 if binary else 5
+        arguments = (y_true, y_pred, np.arange(k * k, dtype=float).reshape(k, k) - 3.0)
+        options["labels"] = np.arange(k)
+    return arguments, weights, options
+
+
+@names
+@given(data=st.data())
+def test_every_value_lies_in_the_declared_range(name, data) -> None:
+    """The range an interval is clipped to holds every value the metric can take."""
+    arguments, weights, options = data.draw(ranged_problem(name))
+    lowest, highest = METRICS[name].range_for(**options)
+    values = np.atleast_1d(np.asarray(_call(name, arguments, weights, options), dtype=float))
+    defined = values[~np.isnan(values)]
+    assert np.all((lowest <= defined) & (defined <= highest)), (options, values)
+
+
+def test_the_range_follows_the_options() -> None:
+    accuracy = METRICS["accuracy_score"]
+    assert accuracy.range_for() == accuracy.value_range == (0.0, 1.0)
+    assert accuracy.range_for(normalize=False) == (0.0, np.inf)
+    balanced = METRICS["balanced_accuracy_score"]
+    assert balanced.range_for() == (0.0, 1.0)
+    assert balanced.range_for(adjusted=True) == (-1.0, 1.0)
+    # adjusted balanced accuracy reaches its lowest value -1 on two classes, all wrong
+    assert assay.balanced_accuracy_score([0, 1], [1, 0], adjusted=True) == -1.0
+    assert assay.accuracy_score([0, 1, 1], [0, 1, 1], normalize=False) == 3.0
+    assert METRICS["r2_score"].range_for(force_finite=False) == (-np.inf, 1.0)
+
+
+@given(
+    counts=st.lists(st.integers(0, 6), min_size=2, max_size=6),
+    weights=st.sampled_from([None, "linear", "quadratic"]),
+)
+def test_kappa_of_reversed_ratings_stays_above_minus_one(counts, weights) -> None:
+    """The most negative kappas: the second rater reverses the first one's scale.
+
+    Every weighting is a distance of negative type (|i - j|, (i - j)^2 through the
+    covariance, and the 0-1 distance), for which the observed disagreement is at most
+    twice the chance one, so kappa >= -1; -1 is reached by two opposite classes.
+    """
+    k = len(counts)
+    y1 = np.repeat(np.arange(k), counts)
+    if y1.shape[0] == 0:
+        return
+    y2 = k - 1 - y1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kappa = assay.cohen_kappa_score(y1, y2, labels=np.arange(k), weights=weights)
+    lowest, highest = METRICS["cohen_kappa_score"].range_for(weights=weights)
+    assert np.isnan(kappa) or lowest <= kappa <= highest
+    assert assay.cohen_kappa_score([0, 2], [2, 0], labels=[0, 1, 2], weights=weights) == -1.0

@@ -52,7 +52,8 @@ def test_report_matches_sklearn(data, digits, zero_division):
 
 
 def test_report_of_the_iris_matrix():
-    # Source 002's kNN matrix [[50, 0, 0], [0, 47, 3], [0, 2, 48]]; per-class
+    # The kNN matrix of the "Classification validation" slides,
+    # [[50, 0, 0], [0, 47, 3], [0, 2, 48]]; per-class
     # precision 1, 47/49, 48/51 and recall 1, 47/50, 48/50.
     from tests.metrics.test_confusion import rows_from_matrix
 

@@ -46,7 +46,7 @@ def uniform_noise_generator(n, rng):
 
 
 def test_figure_5_ordering():
-    """Source text 000, section 4.3, Figure 5: degree 1 has the largest bias, degree 15
+    """Wu, "Evaluation", section 4.3, Figure 5: degree 1 has the largest bias, degree 15
     the largest variance, largest near both ends of the x range (fixed seed)."""
     results = {
         degree: bias_variance(

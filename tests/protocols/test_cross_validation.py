@@ -142,7 +142,8 @@ def test_pooled_out_of_fold_scores_match_cross_val_predict(data):
     np.testing.assert_allclose(result.oof_score[0], theirs, rtol=0, atol=1e-12)
     predictions = model_selection.cross_val_predict(LogisticRegression(), X, y, cv=5)
     assert np.array_equal(result.oof_pred[0], predictions)
-    # the pooled ROC curve of source 003's recommended procedure
+    # the pooled ROC curve of the procedure Honavar, "Evaluating model performance",
+    # recommends
     pooled_auc = assay.roc_auc_score(y, result.oof_score[0])
     assert pooled_auc == pytest.approx(assay.reference.roc_auc_score(y, theirs), abs=1e-12)
 
@@ -202,13 +203,14 @@ def test_summary_matches_the_reference(data):
     ),
     n_test=st.integers(1, 50),
     n_train=st.integers(1, 500),
+    value_range=st.sampled_from([(0.0, 1.0), (-math.inf, math.inf), (0.0, math.inf)]),
 )
-def test_summaries_against_the_reference_on_generated_scores(scores, n_test, n_train):
+def test_summaries_against_the_reference_on_generated_scores(scores, n_test, n_train, value_range):
     from assay.protocols._cross_validation import _summaries
 
     values = np.array(scores)
-    mean, std, interval, corrected = _summaries("m", values, n_test / n_train, 0.95)
-    expected = reference.cross_validation_summary(scores, n_train, n_test)
+    mean, std, interval, corrected = _summaries("m", values, n_test / n_train, 0.95, value_range)
+    expected = reference.cross_validation_summary(scores, n_train, n_test, value_range=value_range)
     assert mean == pytest.approx(expected["mean"], rel=1e-12, abs=1e-15)
     assert std == pytest.approx(expected["std"], rel=1e-9)
     np.testing.assert_allclose(
@@ -600,23 +602,3 @@ def test_warnings_point_at_the_callers_line():
     with pytest.warns(DegenerateDataWarning) as record:
         cross_validate(Threshold(), X, y, cv=3)
     assert record[0].filename == __file__
-
-
-def test_ranking_metrics_need_binary_scores():
-    generator = np.random.default_rng(2)
-    X = generator.normal(size=(60, 2))
-    y = np.arange(60) % 3
-    with pytest.raises(ValueError, match=r"the model's scores have shape \(20, 3\)"):
-        cross_validate(LogisticRegression(), X, y, cv=3, metrics="roc_auc_score")
-
-    class ThreeColumns(Threshold):
-        def __getattribute__(self, name):
-            if name == "decision_function":
-                raise AttributeError(name)
-            return super().__getattribute__(name)
-
-        def predict_proba(self, X):
-            return np.full((len(X), 3), 1 / 3)
-
-    with pytest.raises(ValueError, match=r"`predict_proba` returned shape \(20, 3\)"):
-        cross_validate(ThreeColumns(), X, y, cv=3, metrics="roc_auc_score")

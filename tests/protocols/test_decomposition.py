@@ -252,7 +252,7 @@ def test_absolute_median_of_an_even_count_is_the_midpoint():
 
 
 def test_eq28_with_a_constant_learner():
-    """Source text 000, eq. 28, checked by simulation: a learner that predicts the mean
+    """Wu, "Evaluation", eq. 28, checked by simulation: a learner that predicts the mean
     label of its training set has E f = E[F(x)] + 0 and Var f = (Var F(x) + 1) / n
     (x uniform on [-3, 3), noise N(0, 1)).  E[F(x)] and Var F(x) are computed by
     numerical integration; the Monte Carlo tolerance is 5 standard errors."""
@@ -310,6 +310,19 @@ def test_result_is_frozen_and_serialisable():
         (
             {"noise_variance": [1.0, 2.0, 3.0], "truth": [0.0, 0.0]},
             "`noise_variance` must have one value per test point",
+        ),
+        (
+            {"predictions": [[0.9, 0.2], [1.0, 0.0]], "y_true": [1, 0], "loss": "zero_one"},
+            r"^`predictions` holds continuous values \(e\.g\. 0\.9\): scores or probabilities, "
+            r"not class labels; threshold them first \(e\.g\. `score >= 0\.5`\)",
+        ),
+        (
+            {"predictions": [[1, 0], [1, 0]], "y_true": [0.5, 0], "loss": "zero_one"},
+            r"^`y_true` holds continuous values \(e\.g\. 0\.5\); this metric needs class",
+        ),
+        (
+            {"predictions": [[1, 0], [1, 0]], "truth": [1, 0.25], "loss": "zero_one"},
+            r"^`truth` holds continuous values \(e\.g\. 0\.25\)",
         ),
     ],
 )

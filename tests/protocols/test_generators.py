@@ -21,7 +21,7 @@ SIMPSON_ATOL = 1e-8
 
 
 def test_polynomial_truth_is_eq4():
-    # Source text 000, eq. 4: F(x) = 3 (x - 0.2)^2 - 7 (x - 0.2) + 4.2.
+    # Wu, "Evaluation", eq. 4: F(x) = 3 (x - 0.2)^2 - 7 (x - 0.2) + 4.2.
     x = np.array([0.2, 1.2, -0.8, 0.2 + 7 / 6])
     expected = [4.2, 3 - 7 + 4.2, 3 + 7 + 4.2, 4.2 - 49 / 12]
     np.testing.assert_allclose(polynomial_truth(x), expected, rtol=1e-15, atol=1e-15)
@@ -53,7 +53,7 @@ def test_polynomial_data_is_reproducible_and_noise_free_at_zero_sd():
 
 
 def test_two_gaussians_exercise7_moments_and_bayes_labels():
-    # Exercise 7 of source text 000: N(-1, 0.25) vs N(1, 0.25), 0.25 the variance.
+    # Exercise 7 of Wu, "Evaluation": N(-1, 0.25) vs N(1, 0.25), 0.25 the variance.
     x, y, bayes = two_gaussians(40_000, rng=5, labels=(1, 2))
     assert set(np.unique(y)) <= {1, 2}
     first, second = x[y == 1], x[y == 2]

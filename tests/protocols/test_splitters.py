@@ -23,7 +23,7 @@ from assay.protocols import (
 )
 from assay.reference import _protocols as reference
 
-# Source 000, exercise 8: ten examples, two of class 1, eight of class 2.
+# Wu, "Evaluation", exercise 8: ten examples, two of class 1, eight of class 2.
 EXERCISE_8_LABELS = [1, 1, 2, 2, 2, 2, 2, 2, 2, 2]
 
 
@@ -65,7 +65,7 @@ def test_kfold_is_a_partition_with_balanced_sizes(n, k, shuffle, seed):
     assert len(splits) == splitter.get_n_splits() == k
     _assert_partition(splits, n)
     sizes = [test.size for _, test in splits]
-    # source 000, eq. 8: sizes n // k + 1 for the first n % k folds, n // k for the rest
+    # Wu, "Evaluation", eq. 8: sizes n // k + 1 for the first n % k folds, n // k for the rest
     assert sizes == [n // k + (1 if i < n % k else 0) for i in range(k)]
 
 
@@ -106,7 +106,7 @@ def test_kfold_is_reproducible_and_seeds_differ():
 
 @pytest.mark.parametrize("seed", range(200))
 def test_exercise_8_each_fold_gets_one_class_1_example(seed):
-    # source 000, exercise 8(d): with stratified sampling the class-1 histogram over two
+    # Wu, "Evaluation", exercise 8(d): with stratified sampling the class-1 histogram over two
     # folds is always (1, 1); checked for 200 seeds, and for the repeated splitter.
     y = np.array(EXERCISE_8_LABELS)
     for splitter in (
@@ -120,7 +120,7 @@ def test_exercise_8_each_fold_gets_one_class_1_example(seed):
 
 
 def test_exercise_8_unstratified_split_gives_0_2_with_probability_4_9():
-    # source 000, exercise 8(b): a random 5/5 split puts both class-1 examples on one
+    # Wu, "Evaluation", exercise 8(b): a random 5/5 split puts both class-1 examples on one
     # side with probability 2 * C(8, 3) / C(10, 5) = 112 / 252 = 4/9 (worked by hand).
     assert math.isclose(2 * math.comb(8, 3) / math.comb(10, 5), 4 / 9)
     y = np.array(EXERCISE_8_LABELS)
@@ -263,7 +263,7 @@ def test_bootstrap_redraws_an_empty_out_of_bag_set():
 
 
 def test_bootstrap_out_of_bag_fraction_is_near_0_368():
-    # (1 - 1/n)^n -> 1/e = 0.368 (source 001, the .632 bootstrap)
+    # (1 - 1/n)^n -> 1/e = 0.368 ("Estimation of the hypothesis real risk", the .632 bootstrap)
     n = 1000
     fractions = [test.size / n for _, test in BootstrapOutOfBag(200, rng=0).split(np.zeros(n))]
     assert abs(np.mean(fractions) - (1 - 1 / n) ** n) < 0.003

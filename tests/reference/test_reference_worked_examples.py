@@ -1,13 +1,13 @@
-"""Worked examples of the source texts (/work/shared/seeds), recomputed by hand.
+"""Worked examples of the lecture texts, recomputed by hand.
 
 Every expected value is written as an exact fraction whose derivation is in the
 comment next to it; ``exact`` compares the reference's float with the fraction
 rounded once. Printed numbers of the sources that turned out wrong are noted.
 
-Source texts: 000 = Wu, "Evaluation" (exercise 5, Table 3; section 2.2 cost matrix;
-exercise 9); 002 = "Classification validation" slides (Iris kNN and 9990/10/90/10
-examples); 003 = Honavar, "Evaluating model performance" (TP=55 example, cutoff
-table, promotional-offer profit matrix).
+Lecture texts (see the bibliography of the documentation): Wu, "Evaluation" (exercise
+5, Table 3; section 2.2 cost matrix; exercise 9); the "Classification validation"
+slides (Iris kNN and 9990/10/90/10 examples); Honavar, "Evaluating model performance"
+(TP=55 example, cutoff table, promotional-offer profit matrix).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def expand(matrix: list[list[int]], labels: list[int]) -> tuple[np.ndarray, np.n
     return np.concatenate(truth), np.concatenate(predicted)
 
 
-# --------------------------------------------------------------------------- 000, exercise 5
+# ------------------------------------------------------------------- Wu, exercise 5
 
 TABLE_3_LABELS = np.array([1, 2, 1, 1, 2, 1, 2, 2, 1, 2])
 TABLE_3_SCORES = np.array([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
@@ -121,7 +121,7 @@ def test_table_3_other_summaries() -> None:
         assert exact(eer, Fraction(2, 5))
 
 
-# --------------------------------------------------------------------------- 000, section 2.2
+# ----------------------------------------------------------------- Wu, section 2.2
 
 
 def test_cost_matrix_of_section_2_2() -> None:
@@ -149,7 +149,7 @@ def test_bayes_decision_of_exercise_7() -> None:
     np.testing.assert_array_equal(ref.bayes_decision([[0.25, 0.75]], [[0, 3], [1, 0]]), [0])
 
 
-# --------------------------------------------------------------------------- 002
+# -------------------------------------------------- "Classification validation"
 
 IRIS_MATRIX = [[50, 0, 0], [0, 47, 3], [0, 2, 48]]
 
@@ -207,7 +207,7 @@ def test_imbalanced_two_class_example() -> None:
     assert exact(ref.balanced_accuracy_score(y_true, y_pred, adjusted=True), Fraction(99, 1000))
 
 
-# --------------------------------------------------------------------------- 003
+# ------------------------------------------------------------------------ Honavar
 
 
 def _tp55_example() -> tuple[np.ndarray, np.ndarray]:

@@ -1,93 +1,79 @@
-"""The only place where Numba compilation options are set.
+"""The only place where Numba compilation options and the threading layer are set.
 
 Every kernel in :mod:`assay._kernels` is decorated with :func:`jit` (or
 :func:`jit_parallel`).  Options, fixed for the whole package:
 
-* ``cache=True`` -- compiled code is written to disk next to the sources (or to
-  Numba's user-wide cache directory) and reused by later processes.  When no
-  writable cache location exists (a read-only install without a writable home),
-  caching is switched off and a :class:`~assay.exceptions.CompilationCacheWarning`
-  says so once; results are unaffected, only start-up is slower.
+* ``cache=True`` -- compiled code is written to disk (see :mod:`assay._kernels._cache`
+  for where, and for what happens to stale or unreadable files) and reused by later
+  processes.  When no writable cache location exists (a read-only install without a
+  writable home), caching is switched off and a
+  :class:`~assay.exceptions.CompilationCacheWarning` says so once; results are
+  unaffected, only start-up is slower.
 * ``nogil=True`` -- kernels release the GIL so callers may use threads.
 * ``error_model="numpy"`` -- division by zero gives inf/NaN as in NumPy instead of
   raising; kernels never rely on Python exceptions.
 * no ``fastmath`` -- results must be reproducible and IEEE-exact.
 
-Numba notices an edit to a kernel's own source file but not to a function it calls
-from another module; :func:`_drop_stale_cache` therefore clears this package's cache
-whenever any kernel source (or the Numba version) changes.
-
 Kernels never call ``numba.get_num_threads()`` internally: Numba silently refuses to
 cache such functions.  Thread counts are passed in as arguments.
+
+Threading layer
+---------------
+Numba runs the ``prange`` loops of parallel kernels on one of three thread pools, chosen
+once per process when the first parallel function runs:
+
+* ``tbb`` (Intel oneTBB) -- safe with threads and with ``fork``;
+* ``omp`` (OpenMP) -- safe with threads; on Linux it is GNU OpenMP, which kills a child
+  process that forks after a parallel call (``multiprocessing``'s fork pools then hang);
+* ``workqueue`` -- safe with ``fork``; aborts the process when two threads run
+  parallel functions at the same time.
+
+Unless the user chose (``NUMBA_THREADING_LAYER`` or ``NUMBA_THREADING_LAYER_PRIORITY``
+in the environment, or ``numba.config.THREADING_LAYER`` set before importing assay),
+assay asks Numba for its ``"forksafe"`` layer: ``tbb`` when the library can be loaded,
+else OpenMP where it is fork-safe (not on Linux), else ``workqueue``.  The ``tbb``
+wheel installs the library outside Numba's search path (for example in
+``<venv>/lib``), so assay loads it first from where that wheel put it
+(:func:`_load_tbb_library`).  A layer the user chose is respected.
+
+Whatever the layer, assay keeps its own calls safe: when the layer in use is
+``workqueue``, :func:`jit_parallel` kernels take one process-wide lock, so assay never
+runs two parallel regions at once.  Once per process, at the first parallel call, a
+:class:`~assay.exceptions.ThreadingLayerWarning` says when the layer in use is not
+both fork- and thread-safe and assay did not get it by the user's choice of exactly
+that: ``workqueue`` picked because tbb is missing (concurrent calls then wait for each
+other), or OpenMP on Linux (a forked child dies).
 """
 
 from __future__ import annotations
 
-import hashlib
+import ctypes
+import functools
 import os
+import site
+import sys
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numba
 
-from assay.exceptions import CompilationCacheWarning
+from assay._kernels._cache import (
+    cache_is_usable,
+    jit_is_disabled,
+    recover_unreadable_files,
+    user_stacklevel,
+)
+from assay.exceptions import CompilationCacheWarning, ThreadingLayerWarning
 
 F = TypeVar("F", bound=Callable[..., Any])
+_numba_config: Any = numba.config  # its settings are set at run time, unknown to mypy
 
+# -- the compilation cache ---------------------------------------------------------------
 
-def _cache_probe() -> int:  # pragma: no cover - only compiled, never called
-    return 0
-
-
-def _cache_is_usable() -> bool:
-    """Whether Numba finds a writable cache location for this directory's modules."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return True  # nothing is compiled, nothing to cache
-    try:
-        numba.njit(cache=True)(_cache_probe)
-    except RuntimeError:
-        return False
-    return True
-
-
-def _sources_digest() -> str:
-    """Digest of every kernel source file and of the Numba version."""
-    digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(_KERNEL_DIRECTORY.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _drop_stale_cache() -> None:
-    """Delete cached kernels compiled from other versions of the kernel sources.
-
-    Numba invalidates a cached function when *its own* source file changes, but not when
-    a function it calls from another module does (a kernel of ``resample.py`` inlines
-    the random streams of ``_rng.py``).  So the whole in-tree cache of this package is
-    keyed by one digest of all kernel sources: when the digest changes (an upgrade, an
-    edit), the cached ``.nbi``/``.nbc`` files are removed and recompiled on first use.
-    """
-    cache_directory = _KERNEL_DIRECTORY / "__pycache__"
-    marker = cache_directory / "assay-kernel-sources.sha256"
-    try:
-        digest = _sources_digest()
-        if marker.is_file() and marker.read_text() == digest:
-            return
-        cache_directory.mkdir(exist_ok=True)
-        for stale in [*cache_directory.glob("*.nbi"), *cache_directory.glob("*.nbc")]:
-            stale.unlink(missing_ok=True)
-        marker.write_text(digest)
-    except OSError:  # a read-only install: Numba then uses its user-wide cache
-        return
-
-
-_KERNEL_DIRECTORY = Path(__file__).resolve().parent
-CACHE = _cache_is_usable()
-if CACHE and os.environ.get("NUMBA_CACHE_DIR", "") == "":
-    _drop_stale_cache()
+CACHE = cache_is_usable()
 if not CACHE:
     warnings.warn(
         "assay cannot write compiled kernels to disk (the package directory and "
@@ -96,6 +82,142 @@ if not CACHE:
         CompilationCacheWarning,
         stacklevel=2,
     )
+
+# -- the threading layer -----------------------------------------------------------------
+
+_NUMBA_DEFAULT_PRIORITY = ["tbb", "omp", "workqueue"]
+# The file name of oneTBB's run-time library, which Numba loads by this name.
+_TBB_LIBRARY = {"linux": "libtbb.so.12", "darwin": "libtbb.12.dylib", "win32": "tbb12.dll"}
+
+
+def _threads_started() -> str | None:
+    """The threading layer in use, or None while Numba has not started its threads."""
+    try:
+        return str(numba.threading_layer())
+    except ValueError:  # "Threading layer is not initialized."
+        return None
+
+
+def _tbb_library_candidates() -> list[Path]:
+    """Where the ``tbb`` wheel puts its library: the data folder of the environment."""
+    name = _TBB_LIBRARY.get(sys.platform)
+    if name is None:
+        return []
+    roots = [Path(sys.prefix), Path(site.getuserbase())]
+    folders = ["Library/bin"] if sys.platform == "win32" else ["lib"]
+    found = [root / folder / name for root in roots for folder in folders]
+    if not any(path.is_file() for path in found):  # an unusual layout: ask the wheel
+        from importlib import metadata
+
+        try:
+            files = metadata.files("tbb") or []
+        except metadata.PackageNotFoundError:
+            files = []
+        found += [Path(str(file.locate())) for file in files if file.name == name]
+    return [path for path in found if path.is_file()]
+
+
+def _load_tbb_library() -> bool:
+    """Load the oneTBB library of the ``tbb`` wheel so that Numba finds it by name.
+
+    Numba loads ``libtbb.so.12`` (``libtbb.12.dylib``, ``tbb12.dll``) by its bare name,
+    which the system's loader finds only in its own search path, not in the folder of
+    a virtual environment where pip puts it.  A library already loaded under that name
+    is found by it.  Returns whether a file was loaded (not whether Numba will accept
+    its version: it checks that itself, and falls back to another layer).
+    """
+    mode = getattr(os, "RTLD_GLOBAL", 0)
+    for path in _tbb_library_candidates():
+        try:
+            ctypes.CDLL(str(path), mode=mode)
+        except OSError:
+            continue
+        return True
+    return False
+
+
+def _choose_threading_layer() -> bool:
+    """Ask Numba for a fork- and thread-safe layer unless the user chose one.
+
+    Returns whether the user chose the layer (or it was already running when assay
+    was imported); then assay only loads the tbb library, so that a choice of ``tbb``
+    also works with the ``tbb`` wheel.
+    """
+    if jit_is_disabled() or _threads_started() is not None:
+        return True
+    requested = str(_numba_config.THREADING_LAYER).lower()
+    priority = list(_numba_config.THREADING_LAYER_PRIORITY)
+    user_chose = requested != "default" or priority != _NUMBA_DEFAULT_PRIORITY
+    if requested in ("default", "tbb", "safe", "threadsafe", "forksafe"):
+        _load_tbb_library()
+    if not user_chose:
+        _numba_config.THREADING_LAYER = "forksafe"
+    return user_chose
+
+
+_USER_CHOSE_LAYER = _choose_threading_layer()
+_REQUESTED_LAYER = str(_numba_config.THREADING_LAYER).lower()
+
+
+class _LayerState:
+    """What assay knows about the layer in use; settled after the first parallel call."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # held around parallel kernels under workqueue
+        self.settled = False
+        self.serialise = True  # until the layer is known: the first call launches it
+
+    def settle(self) -> None:
+        """Record the layer Numba started, and warn once if it is not fully safe."""
+        layer = _threads_started()
+        if layer is None or self.settled:
+            return
+        with _settle_lock:
+            if self.settled:
+                return
+            self.serialise = layer == "workqueue"
+            self.settled = True
+        message = _layer_warning(layer)
+        if message is not None:
+            warnings.warn(message, ThreadingLayerWarning, stacklevel=user_stacklevel())
+
+
+def _layer_warning(layer: str) -> str | None:
+    """The warning about ``layer``, or None when it is safe or exactly the user's choice."""
+    if layer == "omp" and sys.platform.startswith("linux"):
+        return (
+            "Numba runs assay's parallel kernels with GNU OpenMP (threading layer 'omp'), "
+            "which kills a child process that forks after a parallel call "
+            "(multiprocessing's fork pools then hang). Install the 'tbb' package and leave "
+            "NUMBA_THREADING_LAYER unset (or set it to 'tbb'), or use the 'spawn' start "
+            "method."
+        )
+    if layer == "workqueue" and not (_USER_CHOSE_LAYER and _REQUESTED_LAYER == "workqueue"):
+        return (
+            "The tbb library is not available, so Numba runs assay's parallel kernels "
+            "with its 'workqueue' threading layer, which is fork-safe but allows one "
+            "parallel region at a time: calls to assay from several threads take turns. "
+            "Install the 'tbb' package (pip or conda) to run them concurrently, or set "
+            "NUMBA_THREADING_LAYER=workqueue to choose this layer and silence this warning. "
+            "Your own parallel Numba functions share this layer: do not call them from "
+            "several threads at once."
+        )
+    return None
+
+
+_settle_lock = threading.Lock()
+_LAYER = _LayerState()
+
+
+def _fresh_lock_after_fork() -> None:
+    """A forked child gets a new lock: the parent's may be held by a thread not copied."""
+    _LAYER.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_after_fork)
+
+# -- the decorators ----------------------------------------------------------------------
 
 _OPTIONS: dict[str, Any] = {
     "cache": CACHE,
@@ -112,9 +234,36 @@ OVERLOAD_OPTIONS: Any = {"cache": CACHE, "nogil": True, "error_model": "numpy"}
 
 def jit(function: F) -> F:
     """Compile ``function`` with the package's options (serial kernel)."""
-    return numba.njit(**_OPTIONS)(function)
+    dispatcher = numba.njit(**_OPTIONS)(function)
+    if CACHE:
+        recover_unreadable_files(dispatcher)
+    return cast(F, dispatcher)
 
 
 def jit_parallel(function: F) -> F:
-    """Compile ``function`` with the package's options and ``parallel=True``."""
-    return numba.njit(parallel=True, **_OPTIONS)(function)
+    """Compile ``function`` with the package's options and ``parallel=True``.
+
+    The result is called from Python only (never from another kernel): a thin wrapper
+    that runs the compiled function under the process-wide lock while the threading
+    layer is ``workqueue`` (or not started yet), and records the layer after the first
+    call.  The compiled dispatcher is its ``__wrapped__``.
+    """
+    dispatcher = numba.njit(parallel=True, **_OPTIONS)(function)
+    if CACHE:
+        recover_unreadable_files(dispatcher)
+    if jit_is_disabled():
+        return cast(F, dispatcher)
+
+    @functools.wraps(function)
+    def parallel_kernel(*args: Any) -> Any:
+        if _LAYER.serialise:
+            with _LAYER.lock:
+                result = dispatcher(*args)
+        else:
+            result = dispatcher(*args)
+        if not _LAYER.settled:
+            _LAYER.settle()
+        return result
+
+    parallel_kernel.__wrapped__ = dispatcher
+    return cast(F, parallel_kernel)

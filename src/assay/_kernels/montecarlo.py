@@ -8,7 +8,7 @@ bit-identical for any number of threads; ``n_workers`` only splits the rounds.
 
 Draws of one round, in this order (the slow twin in the tests repeats them):
 
-* polynomial data (eq. 4 of the "Evaluation" chapter, ../shared/seeds/000, section 4.3):
+* polynomial data (eq. 4 of Wu, "Evaluation", section 4.3):
   ``n`` uniforms ``u_i`` (:func:`~assay._kernels._rng.next_double`) give
   ``x_i = low + (high - low) u_i``; then ``n`` standard normals in Box-Muller pairs
   (:func:`normal_pair`) give ``y_i = F(x_i) + noise_sd z_i`` with

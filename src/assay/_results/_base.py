@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 import types
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from assay._results import _summary
 
 
 class RocCurve(NamedTuple):
@@ -66,13 +70,28 @@ class ConfidenceInterval(NamedTuple):
     low: float
     high: float
 
-    def to_dict(self) -> dict[str, float]:
-        """The bounds as plain Python floats: ``{"low": ..., "high": ...}``."""
-        return {"low": float(self.low), "high": float(self.high)}
+    def to_dict(self) -> dict[str, float | None]:
+        """The bounds as plain Python floats, ``{"low": ..., "high": ...}``; an undefined
+        (NaN) or infinite bound is None, so that the dictionary is valid JSON."""
+        return {"low": _json_float(self.low), "high": _json_float(self.high)}
+
+
+# A matrix in a repr is shown whole up to this many values, else by its shape.
+_REPR_MATRIX_VALUES = 36
+
+
+def _format_matrix(values: np.ndarray) -> str:
+    """A small 2-D array in full, a larger one (or more axes) by its shape."""
+    if values.ndim == 2 and values.size <= _REPR_MATRIX_VALUES:
+        rows = ", ".join("[" + ", ".join(f"{v:.6g}" for v in row) + "]" for row in values)
+        return f"array([{rows}])"
+    return f"array(shape={values.shape}, dtype={values.dtype})"
 
 
 def _format_array(values: np.ndarray) -> str:
     """One-line summary of a 1-D array: the first and last values and the shape."""
+    if values.ndim != 1:
+        return _format_matrix(values)
     if values.shape[0] == 0:
         return "array([], dtype=float64)"
     n = values.shape[0]
@@ -95,17 +114,38 @@ def _format_field(value: Any) -> str:
     return repr(value)
 
 
+def _json_float(value: Any) -> float | None:
+    """``value`` as a Python float, or None when it is NaN or infinite (not JSON)."""
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _finite_or_none(values: Any) -> Any:
+    """Nested lists of numbers with every NaN or infinity replaced by None."""
+    if isinstance(values, list):
+        return [_finite_or_none(item) for item in values]
+    return None if isinstance(values, float) and not math.isfinite(values) else values
+
+
 def _plain(value: Any) -> Any:
-    """``value`` as plain Python data (floats, ints, str, None, lists, dicts)."""
+    """``value`` as plain JSON data (floats, ints, str, None, lists, dicts).
+
+    A NaN or infinite float becomes None: JSON has no such numbers.
+    """
     if isinstance(value, ConfidenceInterval):
         return value.to_dict()
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        values = value.tolist()
+        if value.dtype.kind in "fc" and not np.all(np.isfinite(value)):
+            values = _finite_or_none(values)
+        return values
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if isinstance(value, types.MappingProxyType | dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
         return [_plain(item) for item in value]
     return value
 
@@ -117,26 +157,44 @@ def _read_only_float_array(values: Any) -> np.ndarray:
 
 
 class _ResultMixin:
-    """``repr`` (one field per line) and ``to_dict`` shared by the result dataclasses."""
+    """What every result dataclass shares: ``str`` (one line, defined by each result),
+    ``repr`` (one field per line), ``_repr_html_`` (a table for notebooks), ``to_dict``
+    and ``to_json``.  All but ``str`` go over the dataclass fields, so a new field is
+    shown and serialised without further code."""
 
-    def __repr__(self) -> str:
-        lines = [
-            f"    {field.name}={_format_field(getattr(self, field.name))},"
+    # How a field's value is written in ``repr`` and in the HTML table.
+    _format_value = staticmethod(_format_field)
+
+    def _field_texts(self) -> list[tuple[str, str]]:
+        return [
+            (field.name, self._format_value(getattr(self, field.name)))
             for field in dataclasses.fields(self)  # type: ignore[arg-type]
         ]
+
+    def __repr__(self) -> str:
+        lines = [f"    {name}={text}," for name, text in self._field_texts()]
         return "\n".join([f"{type(self).__name__}(", *lines, ")"])
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as plain Python data, ready for ``json.dumps``.
+    def _repr_html_(self) -> str:
+        """A small HTML table (Jupyter): the summary, then one row per field."""
+        return _summary.html_table(type(self).__name__, str(self), self._field_texts())
 
-        Floats stay floats (an undefined value is ``float('nan')``, which ``json.dumps``
-        writes as ``NaN``), arrays become lists, the confidence interval becomes
-        ``{"low": ..., "high": ...}``.
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as plain Python data: valid JSON, ready for ``json.dumps``.
+
+        Arrays become lists, the confidence interval becomes ``{"low": ..., "high": ...}``,
+        and an undefined (NaN) or infinite value becomes None, so that
+        ``json.dumps(result.to_dict(), allow_nan=False)`` succeeds.
         """
         return {
             field.name: _plain(getattr(self, field.name))
             for field in dataclasses.fields(self)  # type: ignore[arg-type]
         }
+
+    def to_json(self, **json_kwargs: Any) -> str:
+        """``to_dict()`` as a JSON string (``json.dumps``; ``allow_nan=False`` unless
+        ``json_kwargs`` say otherwise, e.g. ``indent=2``)."""
+        return json.dumps(self.to_dict(), **{"allow_nan": False, **json_kwargs})
 
     def _normalise(
         self,

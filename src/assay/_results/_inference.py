@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._results import _summary
 from assay._results._base import (
     ConfidenceInterval,
     _format_field,
@@ -95,6 +96,17 @@ class BootstrapResult(_ResultMixin):
             arrays=("bootstrap_distribution",),
         )
 
+    def __str__(self) -> str:
+        """``ROC AUC 0.9965 [0.9911, 0.9995] (95% BCa bootstrap, 2000 resamples)``."""
+        undefined = f", {self.n_undefined} undefined" if self.n_undefined else ""
+        return (
+            f"{_summary.metric_name(self.metric)} {_summary.value(self.estimate)}"
+            f"{_summary.interval(self.confidence_interval) or ' [undefined]'} "
+            f"({_summary.level(self.confidence_level)} "
+            f"{_summary.bootstrap_method(self.method)} bootstrap, "
+            f"{self.n_resamples} resamples{undefined})"
+        )
+
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class ComparisonResult(_ResultMixin):
@@ -118,7 +130,8 @@ class ComparisonResult(_ResultMixin):
         ``'less'`` (A is smaller).
     method : str
         ``'bootstrap'`` (paired resamples of the rows) or ``'permutation'`` (the two
-        models' predictions swapped per example).
+        models' predictions, or for a ranking metric their midranks, swapped per
+        example).
     confidence_level : float
         Nominal coverage of the interval, in (0, 1).
     n_resamples : int
@@ -160,6 +173,20 @@ class ComparisonResult(_ResultMixin):
             ints=("n_resamples", "n_undefined"),
             strings=("alternative", "method", "metric"),
             arrays=("resampled_differences",),
+        )
+
+    def __str__(self) -> str:
+        """``ROC AUC, A - B: 0.9100 - 0.8800 = 0.0300 [0.0050, 0.0550], p = 0.021
+        (95% paired bootstrap, 2000 resamples)``."""
+        undefined = f", {self.n_undefined} undefined" if self.n_undefined else ""
+        shown_interval = _summary.interval(self.confidence_interval)
+        shown_level = f"{_summary.level(self.confidence_level)} " if shown_interval else ""
+        return (
+            f"{_summary.metric_name(self.metric)}, A - B: {_summary.value(self.estimate_a)} - "
+            f"{_summary.value(self.estimate_b)} = {_summary.value(self.difference)}"
+            f"{shown_interval}, p = {_summary.short(self.pvalue)} "
+            f"({_summary.alternative(self.alternative, '; ')}{shown_level}paired "
+            f"{self.method}, {self.n_resamples} resamples{undefined})"
         )
 
 
@@ -219,6 +246,17 @@ class PermutationTestResult(_ResultMixin):
         )
         object.__setattr__(self, "exact", bool(self.exact))
 
+    def __str__(self) -> str:
+        """``Permutation test of accuracy: 0.7000, p = 0.001 (one-sided, greater;
+        9999 random permutations)``."""
+        kind = "exact" if self.exact else "random"
+        return (
+            f"Permutation test of {_summary.metric_name(self.metric)}: "
+            f"{_summary.value(self.statistic)}, p = {_summary.short(self.pvalue)} "
+            f"({_summary.alternative(self.alternative, '; ')}"
+            f"{self.n_resamples} {kind} permutations)"
+        )
+
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class IntervalResult(_ResultMixin):
@@ -264,6 +302,16 @@ class IntervalResult(_ResultMixin):
         object.__setattr__(self, "n", None if self.n is None else int(self.n))
         object.__setattr__(self, "details", _read_only_details(self.details))
 
+    def __str__(self) -> str:
+        """``0.7500 [0.5313, 0.8881] (95% Wilson interval, n = 20)``."""
+        n = "" if self.n is None else f", n = {self.n}"
+        return (
+            f"{_summary.value(self.estimate)}"
+            f"{_summary.interval(self.confidence_interval) or ' [undefined]'} "
+            f"({_summary.level(self.confidence_level)} "
+            f"{_summary.interval_method(self.method)} interval{n})"
+        )
+
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class TestResult(_ResultMixin):
@@ -293,7 +341,7 @@ class TestResult(_ResultMixin):
         Standard error of ``estimate``, when the test uses one.
     details : mapping
         Test-specific extra values (read-only), e.g. the discordant counts of McNemar's
-        test or the z of the source texts.
+        test or the z of the "Estimation of the hypothesis real risk" notes.
     """
 
     __test__ = False  # not a pytest test class, despite its name
@@ -324,6 +372,22 @@ class TestResult(_ResultMixin):
     def __iter__(self) -> Iterator[float]:
         """``statistic, pvalue = result``, as with scipy's test results."""
         return iter((self.statistic, self.pvalue))
+
+    def __str__(self) -> str:
+        """``DeLong's test for two correlated ROC curves: z = 1.56, p = 0.119;
+        estimate 0.0300 [-0.0077, 0.0677] (95%)``."""
+        text = (
+            f"{self.method}: {_summary.statistic_symbol(self.method, self.df)} = "
+            f"{_summary.short(self.statistic)}, p = {_summary.short(self.pvalue)}"
+        )
+        if self.alternative != "two-sided":
+            text += f" ({_summary.alternative(self.alternative)})"
+        if self.estimate is not None:
+            text += f"; estimate {_summary.value(self.estimate)}"
+            shown_interval = _summary.interval(self.confidence_interval)
+            if shown_interval:
+                text += f"{shown_interval} ({_summary.level(self.confidence_level)})"
+        return text
 
 
 # --- Result of delong_covariance (AUCs of k models on one test set and their covariance). ---
@@ -367,6 +431,16 @@ class AucCovariance(_ResultMixin):
     def __iter__(self) -> Iterator[np.ndarray]:
         """``aucs, covariance = result``."""
         return iter((self.aucs, self.covariance))
+
+    def __str__(self) -> str:
+        """``DeLong covariance of 3 ROC AUCs (0.9100, 0.8800, 0.8500; 120 positives,
+        80 negatives)``."""
+        aucs = ", ".join(_summary.value(auc) for auc in self.aucs)
+        return (
+            f"DeLong covariance of {self.aucs.shape[0]} ROC AUCs ({aucs}; "
+            f"{_summary.count(self.n_positive)} positives, "
+            f"{_summary.count(self.n_negative)} negatives)"
+        )
 
     def __repr__(self) -> str:
         rows = ", ".join(

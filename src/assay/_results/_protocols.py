@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._results import _summary
 from assay._results._base import (
     _format_field,
     _optional_float,
@@ -147,6 +148,18 @@ class BiasVarianceResult(_ResultMixin):
         ):
             object.__setattr__(self, name, _optional_float(getattr(self, name)))
 
+    def __str__(self) -> str:
+        """``Bias-variance decomposition of the squared loss against truth: expected loss
+        0.2500, bias 0.1000, variance 0.1200, noise 0.0300 (100 rounds, 50 points)``."""
+        return (
+            f"Bias-variance decomposition of the {_summary.loss_name(self.loss)} against "
+            f"{self.target}: expected loss {_summary.value(self.average_expected_loss)}, "
+            f"bias {_summary.value(self.average_bias)}, "
+            f"variance {_summary.value(self.average_variance)}, "
+            f"noise {_summary.value(self.average_noise)} "
+            f"({self.n_rounds} rounds, {self.n_points} points)"
+        )
+
 
 # --- Results of cross-validation (assay.protocols.cross_validate, compare_models). ---
 
@@ -205,12 +218,7 @@ class _CrossValidationReprMixin(_ResultMixin):
             for field in dataclasses.fields(self)  # type: ignore[arg-type]
         }
 
-    def __repr__(self) -> str:
-        lines = [
-            f"    {field.name}={_format_cv_field(getattr(self, field.name))},"
-            for field in dataclasses.fields(self)  # type: ignore[arg-type]
-        ]
-        return "\n".join([f"{type(self).__name__}(", *lines, ")"])
+    _format_value = staticmethod(_format_cv_field)
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -226,16 +234,17 @@ class CrossValidationResult(_CrossValidationReprMixin):
     scores : mapping of str to numpy.ndarray
         Per metric, the score on every split (in the order of the splits).
     mean : mapping of str to float
-        Per metric, the mean over the splits (source 000, eq. 9).
+        Per metric, the mean over the splits (Wu, "Evaluation", eq. 9).
     std : mapping of str to float
         Per metric, the sample standard deviation over the splits (``ddof=1``).
     interval : mapping of str to IntervalResult
         Per metric, the t interval of the mean (:func:`assay.mean_ci`): it treats the
         splits' scores as independent, which they are not (see
-        :func:`~assay.protocols.cross_validate`).
+        :func:`~assay.protocols.cross_validate`).  Clipped to the metric's range
+        (``details['unclipped_interval']`` when a bound moved).
     corrected_interval : mapping of str to IntervalResult
         Per metric, the same interval with Nadeau & Bengio's variance factor
-        ``1 / J + n_test / n_train`` in place of ``1 / J``.
+        ``1 / J + n_test / n_train`` in place of ``1 / J``, clipped likewise.
     confidence_level : float
         Nominal coverage of both intervals.
     n_train, n_test : numpy.ndarray of int64
@@ -247,7 +256,9 @@ class CrossValidationResult(_CrossValidationReprMixin):
         tested in round ``r``, the prediction of the model that did not see it.
     oof_score : numpy.ndarray of shape (n_rounds, n_samples) or None
         The same for the continuous scores (decision function or probability of the
-        positive class), when they were computed; NaN where ``oof_fold`` is -1.
+        positive class), when they were computed; NaN where ``oof_fold`` is -1.  For
+        a multi-class target, shape (n_rounds, n_samples, n_classes): the class
+        probabilities, classes in sorted order.
     oof_fold : numpy.ndarray of int64, shape (n_rounds, n_samples)
         The split whose test set holds the sample in that round; -1 where the sample
         was not tested in that round (its ``oof_pred`` entry is then meaningless).
@@ -289,6 +300,19 @@ class CrossValidationResult(_CrossValidationReprMixin):
     def n_splits(self) -> int:
         """Number of splits (train/test pairs) evaluated."""
         return int(self.n_test.shape[0])
+
+    def __str__(self) -> str:
+        """``Cross-validation, 10 splits: accuracy 0.8500 [0.8012, 0.8988] (mean, 95%
+        corrected t interval)``."""
+        scores = ", ".join(
+            f"{_summary.metric_name(name)} {_summary.value(self.mean[name])}"
+            f"{_summary.interval(self.corrected_interval[name].confidence_interval)}"
+            for name in self.metrics
+        )
+        return (
+            f"Cross-validation, {_summary.plural(self.n_splits, 'split')}: {scores} "
+            f"(mean, {_summary.level(self.confidence_level)} corrected t interval)"
+        )
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -340,6 +364,14 @@ class ModelComparisonResult(_CrossValidationReprMixin):
         self._normalise(strings=("metric",), arrays=("scores_a", "scores_b", "differences"))
         for name in ("n_train", "n_test"):
             object.__setattr__(self, name, _read_only_any_array(getattr(self, name), np.int64))
+
+    def __str__(self) -> str:
+        """``accuracy, A - B over 10 splits, corrected resampled t-test: t(9) = 1.23,
+        p = 0.25; estimate 0.0200 [-0.0167, 0.0567] (95%)``."""
+        return (
+            f"{_summary.metric_name(self.metric)}, A - B over "
+            f"{_summary.plural(self.differences.shape[0], 'split')}, {self.corrected_ttest}"
+        )
 
 
 # --- Result of bootstrap_632 (bootstrap estimators of the prediction error). ---
@@ -417,3 +449,13 @@ class Bootstrap632Result(_ResultMixin):
         )
         for name in ("no_information_error", "relative_overfitting_rate"):
             object.__setattr__(self, name, _optional_float(getattr(self, name)))
+
+    def __str__(self) -> str:
+        """``.632+ bootstrap estimate of the zero-one loss: 0.1800 (training 0.1000,
+        out-of-bag 0.2200; 200 resamples)``."""
+        method = "leave-one-out" if self.method == "oob" else self.method
+        return (
+            f"{method} bootstrap estimate of the {_summary.loss_name(self.loss)}: "
+            f"{_summary.value(self.estimate)} (training {_summary.value(self.training_error)}, "
+            f"out-of-bag {_summary.value(self.oob_error)}; {self.n_resamples} resamples)"
+        )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._results import _summary
 from assay._results._base import (
     _format_field,
     _ResultMixin,
@@ -33,12 +34,7 @@ def _format_rank_field(value: Any) -> str:
 class _RankResultMixin(_ResultMixin):
     """``repr`` that summarises matrices; ``to_dict`` as for every result."""
 
-    def __repr__(self) -> str:
-        lines = [
-            f"    {field.name}={_format_rank_field(getattr(self, field.name))},"
-            for field in dataclasses.fields(self)  # type: ignore[arg-type]
-        ]
-        return "\n".join([f"{type(self).__name__}(", *lines, ")"])
+    _format_value = staticmethod(_format_rank_field)
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -121,6 +117,19 @@ class FriedmanResult(_RankResultMixin):
         """``statistic, pvalue = result``, as with scipy's test results."""
         return iter((self.statistic, self.pvalue))
 
+    def __str__(self) -> str:
+        """``Friedman test: chi2(3) = 9.28, p = 0.0258; Iman-Davenport F(3, 39) = 3.69,
+        p = 0.0197 (4 models, 14 data sets)``."""
+        corrected = " (tie-corrected)" if self.tie_correction else ""
+        df = _summary.statistic_symbol("F-test", self.iman_davenport_df)
+        return (
+            f"Friedman test{corrected}: chi2({self.df:g}) = {_summary.short(self.statistic)}, "
+            f"p = {_summary.short(self.pvalue)}; Iman-Davenport {df} = "
+            f"{_summary.short(self.iman_davenport_statistic)}, "
+            f"p = {_summary.short(self.iman_davenport_pvalue)} "
+            f"({self.n_models} models, {self.n_datasets} data sets)"
+        )
+
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class PosthocResult(_RankResultMixin):
@@ -168,6 +177,8 @@ class PosthocResult(_RankResultMixin):
         ``<= alpha``).
     significant_pairs : tuple of (int, int)
         The significant comparisons as ``(i, j)`` pairs with ``i < j``.
+    significant_pair_names : tuple of (str, str)
+        The same pairs by model name: ``(model_names[i], model_names[j])``.
     cliques : tuple of tuple of int or None
         Nemenyi: the maximal groups of models (ordered by average rank, best first)
         in which no two differ significantly, each of two or more models (the bars
@@ -201,6 +212,7 @@ class PosthocResult(_RankResultMixin):
     adjusted_pvalues: np.ndarray
     significant: np.ndarray
     significant_pairs: tuple[tuple[int, int], ...]
+    significant_pair_names: tuple[tuple[str, str], ...] = dataclasses.field(init=False)
     cliques: tuple[tuple[int, ...], ...] | None
     holm_adjusted_pvalues: np.ndarray | None
     holm_significant: np.ndarray | None
@@ -233,6 +245,11 @@ class PosthocResult(_RankResultMixin):
             "significant_pairs",
             tuple((int(i), int(j)) for i, j in self.significant_pairs),
         )
+        object.__setattr__(
+            self,
+            "significant_pair_names",
+            tuple((self.model_names[i], self.model_names[j]) for i, j in self.significant_pairs),
+        )
         if self.cliques is not None:
             object.__setattr__(
                 self,
@@ -240,3 +257,24 @@ class PosthocResult(_RankResultMixin):
                 tuple(tuple(int(member) for member in clique) for clique in self.cliques),
             )
         object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
+
+    def __str__(self) -> str:
+        """``Nemenyi test (alpha = 0.05): CD = 1.48, 1 significant pair: a vs c
+        (3 models, 5 data sets)``."""
+        if self.control is None:
+            test = "Nemenyi test"
+        else:
+            test = f"Bonferroni-Dunn test against {self.model_names[self.control]}"
+        pairs = self.significant_pair_names
+        found = (
+            f"{_summary.plural(len(pairs), 'significant pair')}: {_summary.named_pairs(pairs)}"
+            if pairs
+            else "no significant pair"
+        )
+        holm = ""
+        if self.holm_significant is not None:
+            holm = f"; Holm: {int(self.holm_significant.sum())} significant"
+        return (
+            f"{test} (alpha = {self.alpha:g}): CD = {_summary.short(self.critical_difference)}, "
+            f"{found}{holm} ({self.n_models} models, {self.n_datasets} data sets)"
+        )

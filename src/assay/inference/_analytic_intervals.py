@@ -186,7 +186,8 @@ def proportion_ci(
     method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys'}, \
 default='wilson'
         ``'wilson'``: score interval (Wilson 1927).  ``'normal'``: the Wald interval
-        ``p ± z sqrt(p(1-p)/n)`` of the source texts.  ``'agresti_coull'``: the Wald
+        ``p ± z sqrt(p(1-p)/n)`` of the lecture texts ("Estimation of the hypothesis real
+        risk"; Honavar, "Evaluating model performance").  ``'agresti_coull'``: the Wald
         interval around ``(k + z²/2) / (n + z²)``.  ``'clopper_pearson'``: exact
         interval from beta quantiles.  ``'jeffreys'``: equal-tailed interval of the
         Beta(k + 1/2, n - k + 1/2) posterior.
@@ -215,10 +216,11 @@ default='wilson'
     -----
     With ``p = k/n`` and ``z`` the ``(1 + confidence_level)/2`` normal quantile:
 
-    - normal (Wald): ``p ± z sqrt(p(1-p)/n)`` (source 001, "The estimation by the
-      confidence interval"; source 003, "Confidence interval for proportions").  Its
-      coverage is poor for small ``n`` or ``p`` near 0 or 1 (Brown, Cai & DasGupta
-      2001); it is the formula of the source texts, kept for comparison.
+    - normal (Wald): ``p ± z sqrt(p(1-p)/n)`` ("Estimation of the hypothesis real risk",
+      "The estimation by the confidence interval"; Honavar, "Evaluating model
+      performance", "Confidence interval for proportions").  Its coverage is poor for
+      small ``n`` or ``p`` near 0 or 1 (Brown, Cai & DasGupta 2001); it is the formula of
+      those lecture texts, kept for comparison.
     - Wilson: the two roots ``p0`` of ``|p - p0| = z sqrt(p0 (1 - p0) / n)``, i.e.
       ``(p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` (Wilson 1927).  The
       default, as recommended by Brown, Cai & DasGupta (2001) and Newcombe (1998a).
@@ -255,7 +257,8 @@ default='wilson'
 
     Examples
     --------
-    Source 003: an error of 0.1 on 100 test examples; its 90 % normal interval is
+    Honavar, "Evaluating model performance": an error of 0.1 on 100 test examples; its
+    90 % normal interval is
     ``0.1 ± 1.64485 * 0.03``:
 
     >>> from assay import proportion_ci
@@ -306,7 +309,7 @@ def error_rate_ci(
     y_true : array-like of shape (n_samples,)
         True class labels (binary or multi-class).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     confidence_level : float, default=0.95
         Nominal coverage, in (0, 1).
     method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys'}, \
@@ -340,8 +343,9 @@ default='wilson'
     Notes
     -----
     ``k = sum_i w_i I(y_i != yhat_i)``, ``n = sum_i w_i`` and the interval of
-    :func:`proportion_ci` for ``k / n`` (source 001, "The estimation by the
-    confidence interval"; source 003, "Confidence interval for proportions").  The
+    :func:`proportion_ci` for ``k / n`` ("Estimation of the hypothesis real risk", "The
+    estimation by the confidence interval"; Honavar, "Evaluating model performance",
+    "Confidence interval for proportions").  The
     binomial model counts independent test examples, so a weight must be a number of
     examples: a row of weight 3 is three identical examples.  A fractional
     (importance or cost) weight changes the variance of the estimate in a way no
@@ -426,8 +430,9 @@ def difference_ci(
     -----
     With ``d = p1 - p2`` and ``z`` the ``(1 + confidence_level)/2`` normal quantile:
 
-    - normal: ``d ± z sqrt(p1(1-p1)/n1 + p2(1-p2)/n2)`` (source 001, "Comparison of
-      two hypotheses produced by the same algorithm on two different test samples").
+    - normal: ``d ± z sqrt(p1(1-p1)/n1 + p2(1-p2)/n2)`` ("Estimation of the hypothesis
+      real risk", "Comparison of two hypotheses produced by the same algorithm on two
+      different test samples").
     - newcombe: with ``(l1, u1)``, ``(l2, u2)`` the Wilson intervals of ``p1`` and
       ``p2`` at the same level, ``low = d - sqrt((p1 - l1)² + (u2 - p2)²)`` and
       ``high = d + sqrt((u1 - p1)² + (p2 - l2)²)`` (Newcombe 1998b, method 10).  It
@@ -533,19 +538,21 @@ def mean_ci(values: Any, *, confidence_level: float = 0.95, method: str = "t") -
     -----
     ``mean ± c s / sqrt(k)`` with ``s² = sum (x_i - mean)² / (k - 1)`` and ``c`` the
     ``(1 + confidence_level)/2`` quantile of Student's t with ``k - 1`` degrees of
-    freedom (source 000, eqs. 33-35 and Algorithm 2: "the degree of freedom is *not*
-    n"; source 001, algorithm 1.1).  Source 001 prints a table of its ``ζ(x, K)`` that
-    holds t quantiles with ``K`` degrees of freedom (e.g. ``ζ(95%, 10) = 2.23``,
+    freedom (Student 1908; Wu, "Evaluation", eqs. 33-35 and Algorithm 2: "the degree of
+    freedom is *not* n"; "Estimation of the hypothesis real risk", algorithm 1.1).  The
+    latter prints a table of its ``ζ(x, K)`` that holds t quantiles with ``K`` degrees
+    of freedom (e.g. ``ζ(95%, 10) = 2.23``,
     while ``t(0.975, 9) = 2.262``); this function uses ``K - 1``, as the derivation
     requires.  With ``method='normal'``, ``c`` is the normal quantile, which is too
     small (the interval too narrow) for the usual 5 or 10 folds.
 
     The scores of cross-validation folds are not independent (their training sets
     overlap), so the interval is optimistic (Dietterich 1998; Nadeau & Bengio 2003);
-    it is the interval of the source texts.
+    it is the interval of those lecture texts.
 
     References
     ----------
+    Student, "The probable error of a mean", Biometrika 6 (1908) 1-25.
     T. G. Dietterich, "Approximate statistical tests for comparing supervised
     classification learning algorithms", Neural Computation 10 (1998).  C. Nadeau and
     Y. Bengio, "Inference for the generalization error", Machine Learning 52 (2003).

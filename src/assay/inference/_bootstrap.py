@@ -27,12 +27,13 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import resample, streaming
-from assay._results import BootstrapResult
+from assay._results import BootstrapResult, ConfidenceInterval
 from assay._validation import (
     as_sample_weight,
     check_confidence_level,
     check_n_resamples,
     check_option,
+    reject_sparse,
 )
 from assay.inference._intervals import bootstrap_summary
 from assay.inference._plans import (
@@ -54,7 +55,7 @@ from assay.inference._resampling import (
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
+from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
 
 __all__ = ["bootstrap"]
 
@@ -369,9 +370,10 @@ def bootstrap(
     Returns
     -------
     BootstrapResult
-        ``estimate`` (the metric on the data), ``confidence_interval``,
-        ``standard_error``, ``bias``, ``bootstrap_distribution`` (defined replicates),
-        ``n_undefined``, ``rng_seed`` and the settings used.
+        ``estimate`` (the metric on the data), ``confidence_interval`` (inside the
+        metric's range, see Notes), ``standard_error``, ``bias``,
+        ``bootstrap_distribution`` (defined replicates), ``n_undefined``, ``rng_seed``
+        and the settings used.
 
     Raises
     ------
@@ -398,8 +400,18 @@ def bootstrap(
     of the confusion-matrix cells, O(cells) whatever n (a stratified replicate draws
     each true class's row of cells). Replicate ``b`` uses the counter-based random
     stream keyed by (seed, b), so results are identical for any number of threads and
-    any chunk size. The bootstrap itself: Efron (1979); source text 001, section on
-    the bootstrap; 004, "Bootstrap".
+    any chunk size. The bootstrap itself: Efron (1979); "Estimation of the hypothesis
+    real risk", section on the bootstrap; Gama, "Evaluation of classification and
+    regression algorithms", "Bootstrap".
+
+    The interval stays in the range of the metric (``[0, 1]`` for rates and areas,
+    ``[-1, 1]`` for MCC and kappa, ``[0, inf)`` for losses and counts, ``(-inf, 1]``
+    for R², read from the registry for the options given; a callable may state its
+    own as an attribute ``value_range = (lowest, highest)``).  Percentile and BCa
+    bounds are quantiles of the replicates and lie in it already; the basic interval
+    ``2 * estimate - q`` can leave it (an AUC near 1 gives an upper bound above 1)
+    and is clipped.  Clipping loses no coverage: a true value in the range lies in the
+    clipped interval exactly when it lies in the unclipped one.
 
     References
     ----------
@@ -422,6 +434,8 @@ def bootstrap(
     check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    reject_sparse(y_true, "y_true")
+    reject_sparse(y_pred, "y_pred")
 
     n = len(y_true)
     clusters = cluster_codes(groups, n)
@@ -499,9 +513,14 @@ def bootstrap(
         jackknife_counts=None if jackknife is None else jackknife[1],
         stacklevel=3,
     )
+    # the basic interval 2 * estimate - q can leave the metric's range (an AUC above 1);
+    # percentile and BCa intervals are quantiles of replicates, inside it already
+    low, high = clip_to_range(
+        *summary.confidence_interval, metric_range(declaration, function, metric_kwargs)
+    )
     return BootstrapResult(
         estimate=estimate,
-        confidence_interval=summary.confidence_interval,
+        confidence_interval=ConfidenceInterval(low, high),
         standard_error=summary.standard_error,
         bias=summary.bias,
         bootstrap_distribution=summary.bootstrap_distribution,

@@ -17,10 +17,10 @@ from scipy import special
 
 from assay._results import TestResult
 from assay._validation import (
-    as_1d,
+    as_label_pair,
+    as_labels,
     check_alternative,
     check_option,
-    check_same_length,
     format_values,
 )
 from assay.exceptions import DegenerateDataWarning
@@ -80,14 +80,14 @@ def _table_counts(table: Any) -> tuple[int, int, int, int]:
     return n11, n10, n01, n00
 
 
-def _correct(y_true: np.ndarray, prediction: Any, name: str) -> np.ndarray:
-    predicted = as_1d(prediction, name)
-    check_same_length(y_true=y_true, **{name: predicted})
-    return np.asarray(predicted == y_true, dtype=bool)
+def _correct(y_true: Any, prediction: Any, name: str) -> np.ndarray:
+    """Whether each predicted label equals the true one (predictions must be labels)."""
+    truth, predicted = as_label_pair(y_true, prediction, names=("y_true", name))
+    return np.asarray(predicted == truth, dtype=bool)
 
 
 def _labels_counts(y_true: Any, pred_a: Any, pred_b: Any) -> tuple[int, int, int, int]:
-    truth = as_1d(y_true, "y_true")
+    truth = as_labels(y_true, "y_true")
     correct_a = _correct(truth, pred_a, "pred_a")
     correct_b = _correct(truth, pred_b, "pred_b")
     n10 = int(np.count_nonzero(correct_a & ~correct_b))
@@ -119,7 +119,9 @@ def mcnemar(
     y_true : array-like of shape (n_samples,), optional
         True labels (any labels; a prediction is correct when it equals the label).
     pred_a, pred_b : array-like of shape (n_samples,), optional
-        Predictions of model A and model B.
+        Predicted labels of model A and model B, of the same kind as ``y_true``; not
+        scores or probabilities (threshold them first, e.g. ``score >= 0.5``; the
+        rules are those of :func:`assay.confusion_matrix`).
     table : array-like of shape (2, 2), optional
         Counts ``[[n11, n10], [n01, n00]]``: rows are model A correct / incorrect,
         columns are model B correct / incorrect (so ``table[0][1]`` counts the
@@ -148,14 +150,17 @@ def mcnemar(
         chi-squared statistic, else None.  ``estimate`` is the difference in accuracy
         ``(b - c) / n``.  ``details`` holds the four cells ``n11, n10, n01, n00``,
         ``n_discordant = b + c`` and ``z_source = |n01 - n10| / sqrt(n01 + n10)``,
-        the uncorrected z of the source text 001.
+        the uncorrected z of "Estimation of the hypothesis real risk" (its "paired test
+        of McNemar or Gillick"; Gillick & Cox 1989).
 
     Raises
     ------
     ValueError
-        Neither or both of ``table`` and the arrays; arrays of different lengths; a
-        table that is not 2x2 non-negative integer counts or is all zeros; a bad
-        ``method`` or ``alternative``.
+        Neither or both of ``table`` and the arrays; arrays of different lengths;
+        predictions that are not labels (continuous values, float values that are not
+        labels of ``y_true``, strings against numbers); a table that is not 2x2
+        non-negative integer counts or is all zeros; a bad ``method`` or
+        ``alternative``.
 
     Warns
     -----
@@ -172,8 +177,9 @@ def mcnemar(
     ``P(X = b)`` for mid-p.  The asymptotic statistic is
     ``chi2 = max(|b - c| - 1, 0)^2 / (b + c)`` with the correction and
     ``(b - c)^2 / (b + c)`` without (McNemar 1947); the one-sided z is
-    ``(b - c -+ 1) / sqrt(b + c)``.  The source text 001 (section "Comparison of two
-    algorithms on the same test set", after Dietterich 1998) rejects equal error
+    ``(b - c -+ 1) / sqrt(b + c)``.  The notes "Estimation of the hypothesis real risk"
+    (section "Comparison of two algorithms on the same test set", after Dietterich
+    1998) reject equal error
     rates when ``z = |n01 - n10| / sqrt(n01 + n10)`` exceeds the normal quantile; its
     ``n01`` (wrong by the first model only) and ``n10`` (wrong by the second only)
     are the cells of the same names here; ``z^2`` is the uncorrected statistic.
@@ -188,6 +194,8 @@ def mcnemar(
     ----------
     Q. McNemar, "Note on the sampling error of the difference between correlated
     proportions or percentages", Psychometrika 12 (1947).
+    L. Gillick and S. J. Cox, "Some statistical issues in the comparison of speech
+    recognition algorithms", Proceedings of ICASSP (1989).
     T. G. Dietterich, "Approximate statistical tests for comparing supervised
     classification learning algorithms", Neural Computation 10 (1998).
     M. W. Fagerland, S. Lydersen and P. Laake, "The McNemar test for binary
@@ -293,7 +301,7 @@ def _success_matrix(y_true: Any, predictions: tuple[Any, ...], successes: Any) -
     else:
         if y_true is None:
             raise ValueError("Give either `successes` or `y_true` and the predictions.")
-        truth = as_1d(y_true, "y_true")
+        truth = as_labels(y_true, "y_true")
         columns = []
         for index, prediction in enumerate(predictions):
             columns.append(_correct(truth, prediction, f"predictions[{index}]"))
@@ -317,7 +325,8 @@ def cochrans_q(y_true: Any = None, *predictions: Any, successes: Any = None) -> 
     y_true : array-like of shape (n_samples,), optional
         True labels.
     *predictions : array-like of shape (n_samples,)
-        The predictions of each model (at least two).
+        The predicted labels of each model (at least two); not scores (the rules of
+        :func:`assay.mcnemar`).
     successes : array-like of shape (n_samples, k), optional
         0/1 (or boolean) success of each model on each example, instead of labels and
         predictions.
@@ -333,7 +342,8 @@ def cochrans_q(y_true: Any = None, *predictions: Any, successes: Any = None) -> 
     ------
     ValueError
         Both or neither input forms; fewer than two models; arrays of different
-        lengths; a success matrix that is not 2-D 0/1.
+        lengths; predictions that are not labels of ``y_true``; a success matrix that
+        is not 2-D 0/1.
 
     Warns
     -----

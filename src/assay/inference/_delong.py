@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 
 from assay._kernels import delong as kernels
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
@@ -326,16 +327,34 @@ def delong_covariance(
     )
 
 
+def _auc_interval(
+    auc: float, standard_error: float, confidence_level: float, interval: str
+) -> tuple[float, float]:
+    """``A -/+ z SE`` clipped to [0, 1] (``'normal'``), or the same on the logit scale
+    mapped back, ``expit(logit(A) -/+ z SE / (A (1 - A)))`` (``'logit'``), which stays
+    inside (0, 1); at ``A`` = 0 or 1 (where SE is 0) both are the point ``A``."""
+    half_width = critical_value(confidence_level) * standard_error
+    if math.isnan(half_width):
+        return _NAN, _NAN
+    if interval == "normal" or not 0.0 < auc < 1.0:
+        return max(0.0, auc - half_width), min(1.0, auc + half_width)
+    centre = math.log(auc) - math.log1p(-auc)
+    spread = half_width / (auc * (1.0 - auc))
+    return float(expit(centre - spread)), float(expit(centre + spread))
+
+
 def auc_ci(
     y_true: Any,
     y_score: Any,
     *,
     confidence_level: float = 0.95,
     method: str = "delong",
+    interval: str = "logit",
     sample_weight: Any = None,
     pos_label: Any = None,
 ) -> IntervalResult:
-    """Confidence interval of the ROC AUC: DeLong's or Hanley & McNeil's standard error.
+    """Confidence interval of the ROC AUC: DeLong's or Hanley & McNeil's standard error,
+    on the logit scale (default) or the AUC scale.
 
     Parameters
     ----------
@@ -348,6 +367,10 @@ def auc_ci(
     method : {"delong", "hanley_mcneil"}, default="delong"
         The standard error: DeLong's nonparametric one, or Hanley & McNeil's, which
         assumes exponential-like score distributions (see Notes).
+    interval : {"logit", "normal"}, default="logit"
+        ``'logit'``: the normal interval of ``logit(AUC)`` mapped back, which stays
+        inside (0, 1) and keeps its coverage near an AUC of 1; ``'normal'``: the
+        normal interval of the AUC clipped to [0, 1], pROC's ``ci.auc``.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (see :func:`delong_covariance`).
     pos_label : int, float, bool or str, default=None
@@ -356,10 +379,10 @@ def auc_ci(
     Returns
     -------
     IntervalResult
-        ``estimate`` (the AUC), ``confidence_interval`` (clipped to [0, 1]),
-        ``standard_error``, ``method``, ``n`` (rows of non-zero weight) and
-        ``details`` with ``n_positive``, ``n_negative`` (total weights when weighted)
-        and ``variance``.
+        ``estimate`` (the AUC), ``confidence_interval`` (inside [0, 1]),
+        ``standard_error`` (of the AUC), ``method``, ``n`` (rows of non-zero weight)
+        and ``details`` with ``n_positive``, ``n_negative`` (total weights when
+        weighted), ``variance`` and ``interval``.
 
     Raises
     ------
@@ -376,10 +399,27 @@ def auc_ci(
 
     Notes
     -----
-    The interval is ``A -/+ z SE`` with ``z`` the normal quantile at
-    ``(1 + confidence_level) / 2``, clipped to [0, 1].  This is what pROC's
-    ``ci.auc(..., method = "delong")`` computes (it clips too, and returns NA for a
-    single case or control); the normal interval on the AUC scale, not a logit one.
+    With ``z`` the normal quantile at ``(1 + confidence_level) / 2``:
+
+    * ``interval="logit"``: ``expit(logit(A) -/+ z SE / (A (1 - A)))``, the normal
+      interval of ``logit(A)`` (its standard error from the delta method) mapped back,
+      the "LT" interval of Kottas, Kuss & Zapf (2014), whose simulations found the
+      untransformed Mann-Whitney interval liberal (see also Qin & Hotilovac 2008;
+      R's ROCit offers it as ``ciAUC(..., logit = TRUE)``).  It stays inside (0, 1)
+      without clipping and is asymmetric where the AUC is near 1.  Over 10,000
+      binormal data sets per setting (``m = n`` rows per class) its 95 % coverage
+      was 0.947-0.959 for AUC 0.7-0.95 and ``m >= 20``, 0.934 (AUC 0.98, ``m = 50``)
+      and 0.917 (AUC 0.99, ``m = 50``), where the clipped normal interval covered
+      0.837 (AUC 0.95, ``m = 20``), 0.848 and 0.799; with 10 rows per class and an
+      AUC of 0.95 or more (a sample AUC often 1, with a DeLong SE of 0) neither
+      covers well (0.36-0.79): use more data.  The guide (DeLong's test and AUC
+      intervals) has the whole table; the slow tests check part of it.
+    * ``interval="normal"``: ``A -/+ z SE`` clipped to [0, 1], what pROC's
+      ``ci.auc(..., method = "delong")`` computes (it clips too, and returns NA for a
+      single case or control).
+
+    At ``A`` = 0 or 1 the standard error is 0 and both intervals are the point ``A``
+    (with a warning).
 
     ``method="delong"``: ``SE^2 = S10 / U + S01 / W`` with the placements of
     :func:`delong_covariance` (DeLong et al. 1988).
@@ -399,6 +439,12 @@ def auc_ci(
     operating characteristic (ROC) curve", Radiology 143(1), 29-36 (1982).
     E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 837-845
     (1988).
+    M. Kottas, O. Kuss and A. Zapf, "A modified Wald interval for the area under the ROC
+    curve (AUC) in diagnostic case-control studies", BMC Medical Research Methodology
+    14, 26 (2014).
+    G. Qin and L. Hotilovac, "Comparison of non-parametric confidence intervals for the
+    area under the ROC curve of a continuous-scale diagnostic test", Statistical
+    Methods in Medical Research 17(2), 207-221 (2008).
     X. Robin et al., "pROC: an open-source package for R and S+ to analyze and
     compare ROC curves", BMC Bioinformatics 12, 77 (2011).
 
@@ -410,19 +456,24 @@ def auc_ci(
     >>> result = assay.auc_ci(y, score)
     >>> round(result.estimate, 4), round(result.standard_error, 4)
     (0.875, 0.1443)
-    >>> [round(bound, 4) for bound in result.confidence_interval]  # clipped at 1
+    >>> [round(bound, 4) for bound in result.confidence_interval]  # logit scale
+    [0.3451, 0.9894]
+    >>> normal = assay.auc_ci(y, score, interval="normal")  # pROC's: clipped at 1
+    >>> [round(bound, 4) for bound in normal.confidence_interval]
     [0.5921, 1.0]
     >>> round(assay.auc_ci(y, score, method="hanley_mcneil").standard_error, 4)
     0.1367
     """
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("delong", "hanley_mcneil"))
+    check_option(interval, "interval", ("logit", "normal"))
     auc, variance, u, w, n_rows, weighted = _single_auc_variance(
         y_true, y_score, sample_weight, pos_label
     )
     details = {
         "n_positive": _count(u, weighted),
         "n_negative": _count(w, weighted),
+        "interval": interval,
     }
     if math.isnan(auc):
         _warn(_one_class_message("the AUC and its interval"), UndefinedMetricWarning, 2)
@@ -451,11 +502,11 @@ def auc_ci(
             DegenerateDataWarning,
             2,
         )
-    half_width = critical_value(confidence_level) * standard_error
-    interval = (max(0.0, auc - half_width), min(1.0, auc + half_width))
     return IntervalResult(
         estimate=auc,
-        confidence_interval=ConfidenceInterval(*interval),
+        confidence_interval=ConfidenceInterval(
+            *_auc_interval(auc, standard_error, confidence_level, interval)
+        ),
         standard_error=standard_error,
         confidence_level=confidence_level,
         method=method,

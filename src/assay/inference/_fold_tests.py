@@ -170,8 +170,8 @@ def paired_ttest(
     -----
     With ``x_j = a_j - b_j``, ``x_bar`` their mean and ``s`` their standard deviation
     (``ddof = 1``), ``t = x_bar / (s / sqrt(n))`` follows Student's t with ``n - 1``
-    degrees of freedom when the differences are independent and normal (source text
-    000, section 5.3, Algorithm 2: two-tailed test, critical value
+    degrees of freedom when the differences are independent and normal (Wu,
+    "Evaluation", section 5.3, Algorithm 2: two-tailed test, critical value
     ``c_{n-1, alpha/2}``, and its one-tailed variants).  Folds of one cross-validation
     share training data, so their differences are not independent and this test is
     too liberal on them; prefer :func:`corrected_resampled_ttest` or the 5x2cv tests
@@ -248,8 +248,9 @@ def welch_ttest(
     With sample variances ``s_a^2``, ``s_b^2`` (``ddof = 1``) and ``v_a = s_a^2 / n_a``,
     ``v_b = s_b^2 / n_b``: ``t = (mean(a) - mean(b)) / sqrt(v_a + v_b)`` and
     ``df = (v_a + v_b)^2 / (v_a^2 / (n_a - 1) + v_b^2 / (n_b - 1))``
-    (Welch 1947; Satterthwaite 1946).  The source text 004 ("Conducting t-test in R")
-    shows R's ``t.test(a, b)``, which is this test.  Agrees with
+    (Welch 1947; Satterthwaite 1946).  Gama, "Evaluation of classification and
+    regression algorithms" ("Conducting t-test in R"), shows R's ``t.test(a, b)``, which
+    is this test.  Agrees with
     ``scipy.stats.ttest_ind(a, b, equal_var=False)``.
 
     References

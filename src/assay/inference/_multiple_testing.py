@@ -72,7 +72,8 @@ def adjust_pvalues(pvalues: Any, *, method: str = "holm") -> np.ndarray:
 
     - Bonferroni: ``min(1, m p_i)``.
     - Sidak: ``1 - (1 - p_i)^m``, the exact family-wise error of ``m`` independent
-      tests each run at level ``p_i``.  Source text 004 writes the same formula as
+      tests each run at level ``p_i`` (Šidák 1967).  Gama, "Evaluation of classification
+      and regression algorithms", writes the same formula as
       ``alpha_n = 1 - (1 - a)^n`` ("Adjustment for Multiple Tests"); its worked example
       substitutes the confidence 0.95 for ``a`` and prints 0.9975, where the
       family-wise error of two tests at ``a = 0.05`` is ``1 - 0.95^2 = 0.0975``.
@@ -90,6 +91,9 @@ def adjust_pvalues(pvalues: Any, *, method: str = "holm") -> np.ndarray:
 
     References
     ----------
+    Z. Šidák, "Rectangular confidence regions for the means of multivariate normal
+    distributions", JASA 62 (1967) 626-633.
+
     S. Holm, "A simple sequentially rejective multiple test procedure",
     Scandinavian Journal of Statistics 6 (1979) 65-70.
 

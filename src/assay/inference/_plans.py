@@ -17,7 +17,14 @@ import numpy as np
 
 from assay._kernels import streaming
 from assay._kernels.sorting import descending_order
-from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
+from assay._validation import (
+    as_1d,
+    as_label_pair,
+    as_sample_weight,
+    as_scores,
+    binary_target,
+    check_same_length,
+)
 from assay.metrics._registry import MetricDeclaration
 from assay.metrics._sorted import sort_scores
 
@@ -98,6 +105,40 @@ def cluster_codes(groups: Any, n: int) -> np.ndarray | None:
     if labels.shape[0] != n:
         raise ValueError(f"`groups` has length {labels.shape[0]} but there are {n} samples.")
     return np.unique(labels, return_inverse=True)[1].astype(np.int64)
+
+
+def check_predicted_labels(
+    declaration: MetricDeclaration | None,
+    y_true: Any,
+    predictions: dict[str, Any],
+    metric_kwargs: dict[str, Any],
+) -> None:
+    """For a confusion-matrix metric, check each named prediction as labels of ``y_true``.
+
+    The public metric checks its ``y_pred`` too; this check runs first so that the
+    message names the caller's argument (``pred_a``, ``pred_b``).  The metric's
+    ``labels`` and (binary average) ``pos_label`` count as in the public function, and a
+    metric of two raters (first argument ``y1``) checks them as raters.
+    """
+    if declaration is None or declaration.computed_from != "confusion":
+        return
+    parameters = inspect.signature(declaration.function).parameters
+    options = {
+        name: metric_kwargs.get(name, parameter.default)
+        for name, parameter in parameters.items()
+        if name in ("labels", "pos_label", "average")
+    }
+    binary = options.get("average", "binary") == "binary"
+    raters = next(iter(parameters)) == "y1"  # two raters (Cohen's kappa): no reference labels
+    for name, prediction in predictions.items():
+        as_label_pair(
+            y_true,
+            prediction,
+            names=("y_true", name),
+            labels=None if binary else options.get("labels"),
+            pos_label=options.get("pos_label") if binary else None,
+            symmetric=raters,
+        )
 
 
 def call_metric(
@@ -308,6 +349,9 @@ def joint_cells(
     mirrors: bool,
 ) -> JointCells:
     """Joint table of two classifiers and each cell's unit confusion matrices.
+
+    The predictions were checked as labels before (:func:`check_predicted_labels` and
+    the public metric, which also resolves every cell's labels below).
 
     With ``mirrors`` (paired permutations, which move rows from (t, a, b) to (t, b, a))
     the mirror of every present cell gets units too; each model's matrices then span the

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -57,8 +58,24 @@ def _model_names(scores: Any, model_names: Any, n_models: int) -> tuple[str, ...
     return names
 
 
+def _mapping_table(scores: Mapping[Any, Any]) -> tuple[np.ndarray, list[str]]:
+    """A mapping ``{model name: its score on each data set}`` as columns, and the names."""
+    columns = {str(name): np.asarray(values) for name, values in scores.items()}
+    shapes = {name: column.shape for name, column in columns.items()}
+    if len(set(shapes.values())) > 1 or any(len(shape) != 1 for shape in shapes.values()):
+        raise ValueError(
+            "`scores` given as a mapping must map each model name to its scores on the same "
+            f"data sets (1-D, all of one length); got shapes {shapes}."
+        )
+    table = np.column_stack(list(columns.values())) if columns else np.empty((0, 0))
+    return table, list(columns)
+
+
 def _score_table(scores: Any, model_names: Any) -> tuple[np.ndarray, tuple[str, ...]]:
     """``scores`` as a finite float64 (N, k) table with N >= 2 and k >= 2, and the names."""
+    if isinstance(scores, Mapping):
+        scores, keys = _mapping_table(scores)
+        model_names = keys if model_names is None else model_names
     table = as_finite_array(scores, "scores", what="scores", max_ndim=2)
     if table.ndim != 2:
         raise ValueError(
@@ -124,9 +141,11 @@ def friedman(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
+    scores : array-like of shape (n_datasets, n_models), or mapping
         The performance of each model (column) on each data set (row), e.g. the
         cross-validated AUC.  A pandas DataFrame works; its columns name the models.
+        Or a mapping ``{model name: scores on each data set}`` (the columns of a
+        DataFrame built from it), whose keys name the models.
     higher_is_better : bool, default True
         True for scores such as accuracy or AUC (the highest gets rank 1); False for
         losses and error rates (the lowest gets rank 1).
@@ -135,8 +154,8 @@ def friedman(
         ``scipy.stats.friedmanchisquare`` and R's ``friedman.test`` do.  The default
         is Demsar's formula (no correction), which reproduces the published examples.
     model_names : sequence of str, optional
-        Names of the models, in column order (default: the DataFrame's columns, or
-        ``'model 0'``, ``'model 1'``, ...).
+        Names of the models, in column order (default: the DataFrame's columns or the
+        mapping's keys, else ``'model 0'``, ``'model 1'``, ...).
 
     Returns
     -------
@@ -165,8 +184,9 @@ def friedman(
     Notes
     -----
     With ``r_ij`` the rank of model j on data set i (midranks for ties) and
-    ``R_j = (1/N) sum_i r_ij`` (Demsar 2006, section 3.2.2; source text 004,
-    "Approach based on Ranks")::
+    ``R_j = (1/N) sum_i r_ij`` (Friedman 1937; Demsar 2006, section 3.2.2; Gama,
+    "Evaluation of classification and regression algorithms", "Approach based on
+    Ranks")::
 
         chi^2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]    (k - 1 df)
         F_F     = (N - 1) chi^2_F / (N (k - 1) - chi^2_F)   ((k - 1), (k - 1)(N - 1) df)
@@ -356,14 +376,15 @@ def nemenyi(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
-        The performance of each model (column) on each data set (row).
+    scores : array-like of shape (n_datasets, n_models), or mapping
+        The performance of each model (column) on each data set (row); a DataFrame's
+        columns or a mapping's keys name the models (see :func:`friedman`).
     alpha : float, default 0.05
         Family-wise significance level, in (0, 1).
     higher_is_better : bool, default True
         True for scores (highest gets rank 1), False for losses.
     model_names : sequence of str, optional
-        Names of the models, in column order.
+        Names of the models, in column order (default: as for :func:`friedman`).
 
     Returns
     -------
@@ -380,7 +401,8 @@ def nemenyi(
     Notes
     -----
     Two models differ significantly when their average ranks differ by at least
-    (Demsar 2006, section 3.2.2; source text 004)::
+    (Nemenyi 1963; Demsar 2006, section 3.2.2; Gama, "Evaluation of classification and
+    regression algorithms")::
 
         CD = q_alpha sqrt(k (k + 1) / (6 N))
 
@@ -389,8 +411,8 @@ def nemenyi(
     ``sqrt(2)``.  It is computed for any k by integrating the range distribution
     (not read from a table): for ``alpha = 0.05`` and k = 2..10 it gives 1.960,
     2.344, 2.569, 2.728, 2.850, 2.948, 3.031, 3.102, 3.164; Demsar's Table 5(a)
-    and source text 004 print 2.343 and 2.949 for k = 3 and 7: studentized range
-    table values rounded to three decimals (3.314 and 4.170) divided by
+    and Gama's slides print 2.343 and 2.949 for k = 3 and 7: studentized range table
+    values rounded to three decimals (3.314 and 4.170) divided by
     ``sqrt(2)``.
 
     ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))``; ``pvalues`` are the unadjusted
@@ -423,6 +445,8 @@ def nemenyi(
     1.482
     >>> result.significant_pairs, result.cliques
     (((0, 2),), ((0, 1), (1, 2)))
+    >>> result.significant_pair_names
+    (('a', 'c'),)
     """
     alpha = _check_alpha(alpha)
     ranks, twice_sums, n, k, names = _rank_summary(scores, higher_is_better, model_names)
@@ -490,8 +514,9 @@ def bonferroni_dunn(
 
     Parameters
     ----------
-    scores : array-like of shape (n_datasets, n_models)
-        The performance of each model (column) on each data set (row).
+    scores : array-like of shape (n_datasets, n_models), or mapping
+        The performance of each model (column) on each data set (row); a DataFrame's
+        columns or a mapping's keys name the models (see :func:`friedman`).
     control : int or str
         The control model: its column index, or its name in ``model_names``.
     alpha : float, default 0.05
@@ -499,7 +524,7 @@ def bonferroni_dunn(
     higher_is_better : bool, default True
         True for scores (highest gets rank 1), False for losses.
     model_names : sequence of str, optional
-        Names of the models, in column order.
+        Names of the models, in column order (default: as for :func:`friedman`).
 
     Returns
     -------
@@ -523,8 +548,8 @@ def bonferroni_dunn(
     ``q_alpha = z_{1 - alpha / (2 (k - 1))}``, that is when the two-sided normal
     p-value times ``k - 1`` is at most ``alpha``.  For ``alpha = 0.05`` and k = 2..10
     ``q_alpha`` is 1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, 2.734, 2.773;
-    Demsar's Table 5(b) prints 2.724 for k = 9, and source text 004 also prints
-    2.648 for k = 7.
+    Demsar's Table 5(b) prints 2.724 for k = 9, and Gama's slides ("Evaluation of
+    classification and regression algorithms") also print 2.648 for k = 7.
 
     Holm's step-down procedure on the same k - 1 p-values (Demsar 2006, section
     3.2.2) rejects at least as much and is recommended over Bonferroni-Dunn; its

@@ -11,8 +11,10 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
+import reprlib
 import sys
 import time
 from collections.abc import Callable
@@ -53,6 +55,23 @@ def n_workers() -> int:
     return int(numba.get_num_threads())
 
 
+def metric_name(metric: Any) -> str:
+    """A readable name of a callable metric, for results and messages.
+
+    A registry function gives its public name; a ``functools.partial`` the name of
+    what it wraps with its bound arguments, ``f1_score(average='macro')`` (never
+    ``'partial'``); another callable its ``__name__``, else its type's name.
+    """
+    if isinstance(metric, functools.partial):
+        bound = [reprlib.repr(value) for value in metric.args]
+        bound += [f"{key}={reprlib.repr(value)}" for key, value in metric.keywords.items()]
+        return f"{metric_name(metric.func)}({', '.join(bound)})"
+    for declaration in METRICS.values():
+        if declaration.function is metric:
+            return declaration.name
+    return str(getattr(metric, "__name__", type(metric).__name__))
+
+
 def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[..., Any], str]:
     """(declaration or None, function, name) of ``metric``: an assay metric, its name,
     or any callable ``f(y_true, y_pred, ...)`` (the generic path)."""
@@ -68,8 +87,7 @@ def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[...,
         if declaration.function is metric:
             return declaration, metric, declaration.name
     if callable(metric):
-        name = getattr(metric, "__name__", type(metric).__name__)
-        return None, metric, name
+        return None, metric, metric_name(metric)
     raise TypeError(
         "`metric` must be an assay metric, its name, or a callable "
         f"f(y_true, y_pred, sample_weight=...); got {metric!r}."
@@ -100,30 +118,88 @@ def chunk_size(n_resamples: int, atoms_per_replicate: int, workers: int) -> int:
     return min(size, n_resamples)
 
 
+# On a terminal the progress line is rewritten at most this often (seconds).
+_TERMINAL_INTERVAL = 0.25
+# Elsewhere (a log file, a CI job) a plain line is written at every tenth of the work...
+_LOG_STEPS = 10
+# ... and after this many seconds without a line, so that a long run shows it is alive.
+_LOG_INTERVAL = 10.0
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # no isatty, or a closed stream
+        return False
+
+
 class Progress:
-    """A minimal progress line on stderr: ``bootstrap: 1200/2000 replicates (3.1 s)``."""
+    """A minimal progress report on stderr: ``bootstrap: 1200/2000 replicates (60%, 3.1 s)``.
+
+    On a terminal, one line rewritten in place (carriage return) at most every
+    ``_TERMINAL_INTERVAL`` seconds.  On any other stream (a log), plain lines: one at
+    each tenth of the work, one after ``_LOG_INTERVAL`` seconds without a line, and the
+    last state when closed.  ``clock`` (seconds, monotonic) is replaceable for tests.
+    """
 
     def __init__(
-        self, total: int, description: str, enabled: bool, stream: TextIO | None = None
+        self,
+        total: int,
+        description: str,
+        enabled: bool,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.total = total
         self.done = 0
         self.description = description
         self.enabled = enabled
         self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
+        self.clock = clock
+        self.start = clock()
+        self.terminal = enabled and _is_terminal(self.stream)
+        self.last_written = self.start
+        self.shown = -1  # the `done` count last written, -1 before the first line
+        self.shown_step = 0  # the tenths of the work reached by the last line
+
+    def _text(self, now: float) -> str:
+        percent = 100 * self.done // self.total if self.total else 100
+        return (
+            f"{self.description}: {self.done}/{self.total} replicates "
+            f"({percent}%, {now - self.start:.1f} s)"
+        )
+
+    def _write(self, now: float) -> None:
+        text = self._text(now)
+        self.stream.write(f"\r{text}" if self.terminal else f"{text}\n")
+        self.stream.flush()
+        self.last_written = now
+        self.shown = self.done
+        self.shown_step = self._step()
+
+    def _step(self) -> int:
+        return _LOG_STEPS * self.done // self.total if self.total else _LOG_STEPS
 
     def update(self, count: int) -> None:
         self.done += count
-        if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            self.stream.write(
-                f"\r{self.description}: {self.done}/{self.total} replicates ({elapsed:.1f} s)"
-            )
-            self.stream.flush()
+        if not self.enabled:
+            return
+        now = self.clock()
+        waited = now - self.last_written
+        if self.terminal:
+            due = waited >= _TERMINAL_INTERVAL or self.done >= self.total
+        else:
+            due = self._step() > self.shown_step or waited >= _LOG_INTERVAL
+        if due:
+            self._write(now)
 
     def close(self) -> None:
-        if self.enabled:
+        """Write the last state if it was not shown, and end the terminal's line."""
+        if not self.enabled:
+            return
+        if self.done != self.shown:
+            self._write(self.clock())
+        if self.terminal:
             self.stream.write("\n")
             self.stream.flush()
 

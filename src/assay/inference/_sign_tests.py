@@ -137,7 +137,8 @@ def wilcoxon_signed_rank(
     -----
     The absolute differences are ranked (tied values get the mean of their ranks)
     and ``R+`` (``R-``) sums the ranks of the positive (negative) differences
-    (Wilcoxon 1945; source text 004, "Wilcoxon signed-rank tests").  Under the null
+    (Wilcoxon 1945; Gama, "Evaluation of classification and regression algorithms",
+    "Wilcoxon signed-rank tests").  Under the null
     hypothesis of a distribution symmetric about 0, each non-zero difference's rank
     carries a + or a - sign with probability 1/2, independently, given the ranks.
 

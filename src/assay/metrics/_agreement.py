@@ -41,7 +41,7 @@ def matthews_corrcoef(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -85,15 +85,18 @@ default='multiclass'
 
     Notes
     -----
-    Per class (source 003, "Correlation Coefficient"):
+    Per class (Matthews 1975; Honavar, "Evaluating model performance", "Correlation
+    Coefficient"):
     ``CC_j = (TP_j TN_j - FP_j FN_j) / sqrt((TP_j+FN_j)(TP_j+FP_j)(TN_j+FP_j)(TN_j+FN_j))``;
-    'micro' applies the same formula to the cells summed over the classes (source 003).
+    'micro' applies the same formula to the cells summed over the classes (Honavar).
     'multiclass' is R_K (Gorodkin 2004) of the matrix ``C`` with row sums ``t``,
     column sums ``p``, trace ``c`` and total ``s``:
     ``R_K = (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t))``.
 
     References
     ----------
+    B. W. Matthews (1975). Comparison of the predicted and observed secondary structure
+    of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2):442-451.
     J. Gorodkin (2004). Comparing two K-category assignments by a K-category
     correlation coefficient. Computational Biology and Chemistry 28(5-6):367-374.
 
@@ -136,7 +139,7 @@ def balanced_accuracy_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     adjusted : bool, default=False
@@ -166,8 +169,9 @@ def balanced_accuracy_score(
     -----
     ``BA = (1/K) sum_j TP_j / (TP_j + FN_j)`` over the classes with ``TP_j + FN_j > 0``;
     for two classes ``(TPR + TNR) / 2`` (Brodersen et al. 2010).  Unlike accuracy it does
-    not reward predicting the majority class of an imbalanced test set: source 002's
-    matrix ``[[9990, 10], [90, 10]]`` has accuracy 0.990 but balanced accuracy 0.5495.
+    not reward predicting the majority class of an imbalanced test set: the matrix
+    ``[[9990, 10], [90, 10]]`` of the "Classification validation" slides has accuracy
+    0.990 but balanced accuracy 0.5495.
 
     References
     ----------
@@ -206,7 +210,7 @@ def resolve_cohen_kappa(
             f"got {replace_undefined_by!r}."
         )
     confusion = labelled_confusion(
-        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2")
+        y1, y2, labels=labels, sample_weight=sample_weight, names=("y1", "y2"), raters=True
     )
     classes = None
     if labels is not None:

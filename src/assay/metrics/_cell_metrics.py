@@ -25,8 +25,9 @@ Options shared by the averaged metrics:
 
 ``average``
     ``None`` (per class), ``'binary'`` (class ``pos_index`` only), ``'micro'`` (the
-    cells summed over the classes, source 003), ``'macro'`` (plain mean over the
-    classes), ``'weighted'`` (mean weighted by the true support ``TP + FN``);
+    cells summed over the classes; Honavar, "Evaluating model performance"), ``'macro'``
+    (plain mean over the classes), ``'weighted'`` (mean weighted by the true support
+    ``TP + FN``);
     ``'multiclass'`` for :func:`matthews_from_confusion` (Gorodkin's R_K).
 ``pos_index``
     Row/column of the positive class, used by ``average='binary'``.

@@ -47,7 +47,11 @@ def averaged_confusion(
     zero_division = check_zero_division(zero_division)
     binary = average == "binary"
     confusion = labelled_confusion(
-        y_true, y_pred, labels=None if binary else labels, sample_weight=sample_weight
+        y_true,
+        y_pred,
+        labels=None if binary else labels,
+        sample_weight=sample_weight,
+        pos_label=pos_label if binary else None,
     )
     matrix, options = averaging_options(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
@@ -73,7 +77,7 @@ def accuracy_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of correct rows instead of the fraction.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -93,7 +97,8 @@ def accuracy_score(
     Notes
     -----
     ``ACC = (1/n) sum_i I(y_i = yhat_i) = trace(C) / sum(C)`` for the confusion matrix
-    ``C`` (source 002, "Accuracy"; binary form ``(TP + TN) / n``).  It is always defined.
+    ``C`` ("Classification validation", slide "Accuracy"; binary form ``(TP + TN) / n``).
+    It is always defined.
 
     Examples
     --------
@@ -119,7 +124,7 @@ def error_rate(
     y_true : array-like of shape (n_samples,)
         True class labels.
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of misclassified rows.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -138,9 +143,10 @@ def error_rate(
 
     Notes
     -----
-    ``ERR = (1/n) sum_i I(y_i != yhat_i)``; binary form ``(FP + FN) / n`` (source 002,
-    "Error Rates").  Source 003's mailing example: confusion ``[[8, 2], [20, 970]]``
-    gives an error rate of 22/1000 = 2.2 %.
+    ``ERR = (1/n) sum_i I(y_i != yhat_i)``; binary form ``(FP + FN) / n``
+    ("Classification validation", slide "Error Rates").  The mailing example of Honavar,
+    "Evaluating model performance": confusion ``[[8, 2], [20, 970]]`` gives an error
+    rate of 22/1000 = 2.2 %.
 
     Examples
     --------
@@ -173,7 +179,7 @@ def precision_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -213,9 +219,10 @@ def precision_score(
 
     Notes
     -----
-    ``Precision_j = TP_j / (TP_j + FP_j) = n_jj / |R_j|`` (source 002, "Precision";
-    source 000, section 3.3, eq. 17); micro average ``sum_j TP_j / sum_j (TP_j + FP_j)``
-    (source 003, "Micro-averaged performance measures").
+    ``Precision_j = TP_j / (TP_j + FP_j) = n_jj / |R_j|`` ("Classification validation",
+    slide "Precision"; Wu, "Evaluation", section 3.3, eq. 17); micro average
+    ``sum_j TP_j / sum_j (TP_j + FP_j)`` (Sokolova & Lapalme 2009; Honavar, "Evaluating
+    model performance", "Micro-averaged performance measures").
 
     Examples
     --------
@@ -254,7 +261,7 @@ def recall_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -294,8 +301,9 @@ def recall_score(
 
     Notes
     -----
-    ``Recall_j = TP_j / (TP_j + FN_j) = n_jj / |D_j|`` (source 002, "Recall"; source 003,
-    "Sensitivity"; source 000, eq. 18).  The micro average equals the accuracy when all
+    ``Recall_j = TP_j / (TP_j + FN_j) = n_jj / |D_j|`` ("Classification validation", slide
+    "Recall"; Honavar, "Evaluating model performance", "Sensitivity"; Wu, "Evaluation",
+    eq. 18).  The micro average equals the accuracy when all
     classes are included.
 
     Examples
@@ -335,7 +343,7 @@ def f1_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -377,8 +385,9 @@ def f1_score(
     Notes
     -----
     ``F_j = 2 P_j R_j / (P_j + R_j) = 2 TP_j / (2 TP_j + FP_j + FN_j)`` computed from the
-    counts, so it is defined whenever the class occurs (source 002, "F-measure"; source
-    000, eq. 20).  The 'macro' average is source 002's "overall F-measure".
+    counts, so it is defined whenever the class occurs (van Rijsbergen 1979, chapter 7;
+    "Classification validation", slide "F-measure"; Wu, "Evaluation", eq. 20).  The
+    'macro' average is the "overall F-measure" of the "Classification validation" slides.
 
     Examples
     --------
@@ -420,7 +429,7 @@ def fbeta_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -464,7 +473,7 @@ def fbeta_score(
     Notes
     -----
     ``F_beta = (1 + b^2) P R / (b^2 P + R) = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``
-    (source 000, section 3.3, eq. 21), computed from the counts.
+    (Wu, "Evaluation", section 3.3, eq. 21), computed from the counts.
 
     Examples
     --------

@@ -13,7 +13,8 @@ Every confusion-matrix metric of assay is computed in two steps:
    as in scikit-learn, whose ``labels`` only choose which classes are reported.
 
 Label rules (scikit-learn's): the class set is the sorted union of the labels of
-``y_true`` and ``y_pred``; zero-weight rows still bring their labels in.  Integer and
+``y_true`` and ``y_pred``; zero-weight rows still bring their labels in.  Predictions
+must be labels, not scores (:func:`assay._validation.as_label_pair` states the rules).  Integer and
 boolean labels (and float labels holding integers) of a small range are counted with a
 lookup table in O(n), never sorted; only strings, objects and integers spread over a
 range much wider than n go through :func:`numpy.unique`.
@@ -28,11 +29,11 @@ import numpy as np
 
 from assay._kernels import confusion as kernels
 from assay._validation import (
-    as_1d,
+    as_label_pair,
     as_sample_weight,
     check_class_labels,
     check_option,
-    check_same_length,
+    check_same_kind,
     format_values,
 )
 from assay.exceptions import UndefinedMetricWarning
@@ -40,7 +41,6 @@ from assay.exceptions import UndefinedMetricWarning
 __all__ = ["confusion_matrix"]
 
 _NUMERIC_KINDS = "biuf"
-_STRING_KINDS = "USO"
 # Integer labels spanning at most this many values are counted straight into a
 # (span, span) matrix; wider spans go through a lookup table of the values present.
 _SPAN_LIMIT = 64
@@ -86,7 +86,8 @@ class Cells(NamedTuple):
         return self.total - self.predicted_positives
 
     def pooled(self) -> Cells:
-        """Cells summed over the classes (the micro average's cells, source 003)."""
+        """Cells summed over the classes (the micro average's cells; Honavar, "Evaluating
+        model performance")."""
         return Cells(*(np.sum(cell, axis=-1, keepdims=True) for cell in self))
 
     def take(self, classes: np.ndarray | None) -> Cells:
@@ -115,35 +116,6 @@ def one_vs_rest_cells(matrix: np.ndarray) -> Cells:
 
 # --------------------------------------------------------------------------------------
 # Labels
-
-
-def _kind(array: np.ndarray) -> str:
-    """'numeric', 'string' or 'object' (objects may hold anything comparable)."""
-    if array.dtype.kind in _NUMERIC_KINDS:
-        return "numeric"
-    if array.dtype.kind in "US":
-        return "string"
-    return "object"
-
-
-def _as_labels(values: Any, name: str) -> np.ndarray:
-    array = as_1d(values, name)
-    if array.dtype.kind not in _NUMERIC_KINDS + _STRING_KINDS:
-        raise ValueError(
-            f"`{name}` has dtype {array.dtype}; class labels must be integers, booleans, "
-            "floats holding integers, or strings."
-        )
-    return array
-
-
-def _check_compatible(first: np.ndarray, second: np.ndarray, names: tuple[str, str]) -> None:
-    kinds = {_kind(first), _kind(second)}
-    if kinds == {"numeric", "string"}:
-        numeric, string = names if _kind(first) == "numeric" else names[::-1]
-        raise ValueError(
-            f"`{string}` holds string labels but `{numeric}` holds numbers; "
-            "labels must all be strings or all be numbers."
-        )
 
 
 def _integer_view(y: np.ndarray, name: str) -> np.ndarray | None:
@@ -232,7 +204,7 @@ def _requested_labels(labels: Any, present: np.ndarray) -> np.ndarray:
         raise ValueError(f"`labels` must be 1-D, got an array of shape {requested.shape}.")
     if requested.shape[0] == 0:
         raise ValueError("`labels` is empty; at least one label is needed.")
-    _check_compatible(present, requested, ("y_true", "labels"))
+    check_same_kind(present, requested, ("y_true", "labels"))
     try:
         distinct = np.unique(requested)
     except TypeError as error:
@@ -262,18 +234,21 @@ def labelled_confusion(
     *,
     labels: Any = None,
     sample_weight: Any = None,
+    pos_label: Any = None,
     names: tuple[str, str] = ("y_true", "y_pred"),
+    raters: bool = False,
 ) -> LabelledConfusion:
     """Validate the targets and count the full confusion matrix (see the module doc).
 
-    ``names`` are the argument names used in error messages (``("y1", "y2")`` for
-    Cohen's kappa).
+    The labels are checked by :func:`assay._validation.as_label_pair` (``pos_label``
+    only counts there as a label a float prediction may take).  ``names`` are the
+    argument names used in error messages; ``raters=True`` (Cohen's kappa, names
+    ``("y1", "y2")``) checks both arrays as predicted labels.
     """
-    y_true = _as_labels(y_true, names[0])
-    y_pred = _as_labels(y_pred, names[1])
-    check_same_length(**{names[0]: y_true, names[1]: y_pred})
+    y_true, y_pred = as_label_pair(
+        y_true, y_pred, names=names, labels=labels, pos_label=pos_label, symmetric=raters
+    )
     weights = as_sample_weight(sample_weight, y_true.shape[0])
-    _check_compatible(y_true, y_pred, names)
 
     counted = None
     if y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS:
@@ -388,7 +363,8 @@ def confusion_matrix(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels, of the same kind as ``y_true``.
+        Predicted class labels, of the same kind as ``y_true``; never scores or
+        probabilities (threshold them first, e.g. ``y_score >= 0.5``; see Notes).
     labels : array-like of shape (n_classes,), default=None
         Classes of the rows and columns, in this order.  Rows whose true or predicted
         label is not listed are left out; listed labels absent from the data give empty
@@ -408,7 +384,9 @@ def confusion_matrix(
     Raises
     ------
     ValueError
-        Inputs of different lengths or empty; continuous or non-finite float labels;
+        Inputs of different lengths or empty; sparse matrices or sequences of label
+        sequences (the legacy multi-label format); continuous or non-finite float
+        labels; float predictions that are not labels of ``y_true`` (or ``labels``);
         string and numeric labels mixed; bad weights; ``labels`` empty, repeated or
         none of them in ``y_true``; an unknown ``normalize``.
 
@@ -422,9 +400,20 @@ def confusion_matrix(
     -----
     For class ``j`` of the matrix, ``TP_j = C[j, j]``, ``FN_j = sum_i C[j, i] - TP_j``,
     ``FP_j = sum_i C[i, j] - TP_j`` and ``TN_j`` is the rest; every confusion-matrix
-    metric of assay is a function of these cells (source 002, "Confusion Matrix";
-    source 000, exercise 9, for the row-normalized matrix).  Integer labels of a small
-    range are counted in O(n) without sorting.
+    metric of assay is a function of these cells ("Classification validation", slide
+    "Confusion Matrix"; Wu, "Evaluation", exercise 9, for the row-normalized matrix).
+    Integer labels of a small range are counted in O(n) without sorting.
+
+    Predicted labels, here and in every function that takes them (the confusion-matrix
+    metrics, :func:`assay.mcnemar`, :func:`assay.cochrans_q`, :func:`assay.error_rate_ci`,
+    and :func:`assay.bootstrap`, :func:`assay.compare` and
+    :func:`assay.permutation_test` of these metrics), must be labels, not scores: a
+    probability of exactly 1.0 would otherwise count as the label 1.  Integer, boolean
+    and string predictions are labels whatever their values (a class absent from
+    ``y_true`` is allowed, as in scikit-learn); float predictions must be integers and
+    labels of ``y_true``, of ``labels``, of a binary ``pos_label``, or the other label
+    of a 0/1 (or -1/1) target.  Probabilities that are all exactly 0.0 or 1.0 are
+    therefore labels of a 0/1 target.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Costs of decisions: the expected cost of predictions, and the Bayes decision rule.
 
 A cost matrix ``C`` is (k, k) with ``C[i, j]`` the cost of predicting class ``j`` for a
-row of true class ``i`` (source 000, section 2.2); negative costs are profits.
+row of true class ``i`` (Wu, "Evaluation", section 2.2); negative costs are profits.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def expected_cost(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     cost_matrix : array-like of shape (n_classes, n_classes)
         ``cost_matrix[i, j]``: cost of predicting class ``j`` for true class ``i``, in
         the order of ``labels`` (default: the sorted union of the labels of ``y_true``
@@ -110,8 +110,9 @@ def expected_cost(
     Notes
     -----
     With the (weighted) confusion matrix ``A`` (``A[i, j]`` rows of true class ``i``
-    predicted as ``j``), the total cost is ``sum_ij C_ij A_ij = tr(C^T A)`` (source 000,
-    eq. 14 and exercise 9).  Source 003's mailing example, classes ordered (1, 0):
+    predicted as ``j``), the total cost is ``sum_ij C_ij A_ij = tr(C^T A)`` (Wu,
+    "Evaluation", eq. 14 and exercise 9).  The mailing example of Honavar, "Evaluating
+    model performance", classes ordered (1, 0):
     ``A = [[8, 2], [20, 970]]`` and profit matrix ``[[10, 0], [-1, 0]]``, i.e. costs
     ``[[-10, 0], [1, 0]]``, give a total cost of -60 (a net profit of $60).
 
@@ -165,8 +166,9 @@ def bayes_decision(proba: Any, cost_matrix: Any, *, labels: Any = None) -> np.nd
     -----
     The conditional risk of deciding ``j`` is ``R(j | x) = sum_i C_ij Pr(y = i | x)``;
     deciding ``argmin_j R(j | x)`` for every ``x`` minimises the risk
-    ``E[c_{y, f(x)}]`` (source 000, section 2.3, eqs. 15-16).  With the 0-1 cost matrix
-    it is the most probable class (exercise 7(b)).  Exercise 7(d): for classes 1 and 2
+    ``E[c_{y, f(x)}]`` (Elkan 2001; Wu, "Evaluation", section 2.3, eqs. 15-16).  With the
+    0-1 cost matrix it is the most probable class (Wu, exercise 7(b)).  Exercise 7(d): for
+    classes 1 and 2
     with ``p(x | 1) = N(-1, 0.25)``, ``p(x | 2) = N(1, 0.25)``, equal priors and costs
     ``[[0, 10], [1, 0]]``, class 1 is decided iff ``x < ln(10) / 8``.
 

@@ -66,7 +66,7 @@ def confusion_matrix_at_thresholds(
     Notes
     -----
     Tied scores form one row: a threshold cannot separate them. The rows are the
-    cutoff table of Honavar's "Evaluating model performance" slides (source text 003);
+    cutoff table of Honavar's "Evaluating model performance" slides;
     the layout and order are scikit-learn's ``confusion_matrix_at_thresholds``.
 
     Examples

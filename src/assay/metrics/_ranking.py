@@ -25,7 +25,10 @@ from assay._validation import (
     check_option,
     check_same_length,
     distinct_values,
+    few_distinct_values,
     format_values,
+    reject_sparse,
+    two_column_scores_message,
 )
 from assay.metrics._sorted import SortedBinary, sort_binary, sort_scores, warn_undefined
 
@@ -116,6 +119,12 @@ def _check_max_fpr(max_fpr: Any) -> float | None:
     return float(max_fpr)
 
 
+def _refuse_binary_two_columns(y_true: Any, score_array: np.ndarray) -> None:
+    """Raise for the two columns of ``predict_proba`` given with a binary target."""
+    if score_array.shape[1] == 2 and few_distinct_values(as_1d(y_true, "y_true"), 2) is not None:
+        raise ValueError(two_column_scores_message("y_score", score_array.shape))
+
+
 class _MulticlassData:
     """Validated multi-class problem: class codes, score matrix, weights, labels."""
 
@@ -157,6 +166,27 @@ class _MulticlassData:
         self.codes = codes
         self.scores = scores
         self.classes = classes
+        self.labels_given = labels is not None
+        class_weights = np.bincount(codes, weights=self.weights, minlength=classes.shape[0])
+        self.absent = class_weights <= 0.0
+        """Per class: no samples (of positive weight) in ``y_true``."""
+
+    def warn_absent(self, consequence: str, stacklevel: int) -> None:
+        """Name the classes without samples; ``stacklevel`` counts from the caller."""
+        missing = self.classes[self.absent]
+        if missing.shape[0] == 0:
+            return
+        where = " in `labels`" if self.labels_given else ""
+        subject = (
+            f"Class {missing[0].item()!r}{where} has"
+            if missing.shape[0] == 1
+            else f"Classes {format_values(missing)}{where} have"
+        )
+        weighted = " of positive weight" if self.weights is not None else ""
+        warn_undefined(
+            f"{subject} no samples{weighted} in `y_true`; {consequence} (NaN returned).",
+            stacklevel=stacklevel + 1,
+        )
 
     def class_weight(self, mask: np.ndarray) -> float:
         if self.weights is None:
@@ -190,8 +220,14 @@ def _one_vs_rest(
     if average == "micro":
         return summary(problem.micro(), stacklevel=stacklevel + 1)
     k = problem.classes.shape[0]
+    problem.warn_absent("its one-vs-rest value is undefined", stacklevel + 1)
     values = np.array(
-        [summary(problem.one_vs_rest(c), stacklevel=stacklevel + 1) for c in range(k)]
+        [
+            np.nan
+            if problem.absent[c]
+            else summary(problem.one_vs_rest(c), stacklevel=stacklevel + 1)
+            for c in range(k)
+        ]
     )
     weights = np.array([problem.class_weight(problem.codes == c) for c in range(k)])
     return _average(values, weights, average)
@@ -200,11 +236,16 @@ def _one_vs_rest(
 def _one_vs_one(problem: _MulticlassData, average: str, stacklevel: int) -> float:
     """Hand & Till (2001) M: mean over class pairs of (A(a|b) + A(b|a)) / 2."""
     k = problem.classes.shape[0]
+    problem.warn_absent("the one-vs-one area of each pair with it is undefined", stacklevel + 1)
     pair_values = []
     pair_weights = []
     for a in range(k):
         for b in range(a + 1, k):
             rows = (problem.codes == a) | (problem.codes == b)
+            if problem.absent[a] or problem.absent[b]:
+                pair_values.append(np.nan)
+                pair_weights.append(problem.class_weight(rows))
+                continue
             weights = None if problem.weights is None else problem.weights[rows]
             codes = problem.codes[rows]
             areas = [
@@ -240,7 +281,9 @@ def roc_auc_score(
         Targets. Binary targets with labels other than {0, 1}, {-1, 1} or booleans
         need ``pos_label``; more than two classes need a 2-D ``y_score``.
     y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Binary: scores of the positive class (any real values). Multi-class:
+        Binary: scores of the positive class (any real values); the two columns of
+        ``predict_proba`` for a binary target are refused (pass the positive class's
+        column, ``y_score[:, 1]``) unless ``multi_class`` asks for them. Multi-class:
         probabilities of each class, rows summing to 1, columns ordered like
         ``labels``.
     average : {"macro", "weighted", "micro"} or None, default="macro"
@@ -274,8 +317,8 @@ def roc_auc_score(
     Warns
     -----
     UndefinedMetricWarning
-        A single class in ``y_true`` (or a class without rows in a one-vs-rest or
-        one-vs-one comparison): that area is NaN.
+        A single class in ``y_true``, or (multi-class) a class of ``labels`` without
+        samples in ``y_true``, named in the message: that area is NaN.
 
     Notes
     -----
@@ -310,6 +353,7 @@ def roc_auc_score(
     0.875
     """
     check_option(multi_class, "multi_class", ("raise", "ovr", "ovo"))
+    reject_sparse(y_score, "y_score")
     score_array = np.asarray(y_score)
     multiclass_input = score_array.ndim == 2 and score_array.shape[1] > 1
     if not multiclass_input:
@@ -326,6 +370,7 @@ def roc_auc_score(
         )
         return roc_auc_from_sorted(data, max_fpr=max_fpr, stacklevel=2)
     if multi_class == "raise":
+        _refuse_binary_two_columns(y_true, score_array)
         raise ValueError(
             "`y_score` has one column per class: choose `multi_class='ovr'` "
             "(one-vs-rest) or `multi_class='ovo'` (Hand & Till one-vs-one)."
@@ -358,6 +403,8 @@ def average_precision_score(
         Targets (binary; or multi-class with a 2-D ``y_score``, one-vs-rest).
     y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
         Scores of the positive class; or per-class probabilities for multi-class.
+        Two columns for a binary target (``predict_proba``) are refused: pass the
+        positive class's column, ``y_score[:, 1]``.
     average : {"macro", "weighted", "micro"} or None, default="macro"
         Multi-class averaging of the one-vs-rest values (as in :func:`roc_auc_score`).
     pos_label : int, float, bool or str, default=None
@@ -389,8 +436,10 @@ def average_precision_score(
     >>> round(assay.average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
     0.833333
     """
+    reject_sparse(y_score, "y_score")
     score_array = np.asarray(y_score)
     if score_array.ndim == 2 and score_array.shape[1] > 1:
+        _refuse_binary_two_columns(y_true, score_array)
         check_option(average, "average", ("macro", "weighted", "micro", None))
         if pos_label not in (None, 1):
             raise ValueError("`pos_label` applies to binary targets only; leave it as None.")
@@ -511,9 +560,9 @@ def equal_error_rate(
     Notes
     -----
     The EER (or cross-over rate) is the value at which FPR = FNR = 1 - TPR, found
-    where the ROC curve meets the anti-diagonal from (0, 1) to (1, 0) (source text
-    001, section 5.7.2.1, Figure 5.15). The ROC points used are (0, 0) and one point
-    per tie group.
+    where the ROC curve meets the anti-diagonal from (0, 1) to (1, 0) ("Estimation of
+    the hypothesis real risk", section 5.7.2.1, Figure 5.15). The ROC points used are
+    (0, 0) and one point per tie group.
 
     Examples
     --------

@@ -3,7 +3,7 @@
 Not in scikit-learn; they follow its conventions for ``labels``, ``pos_label``,
 ``average`` and ``zero_division`` exactly as :func:`assay.metrics.precision_score` does.
 The micro average pools the one-vs-rest cells of the classes (``sum_j TN_j`` etc.), as
-source 003 does for its micro-averaged measures.
+Honavar, "Evaluating model performance", does for its micro-averaged measures.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def specificity_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -87,9 +87,10 @@ def specificity_score(
     Notes
     -----
     ``Specificity_j = TNR_j = TN_j / (TN_j + FP_j)``, the recall of the negative class
-    (source 002, "Binary Classification: TPR, FPR"; source 003 calls it specificity in
-    the medical sense; source 000, section 3.1).  Source 003's example TP=55, FP=5,
-    FN=10, TN=30 has specificity 30/35.
+    ("Classification validation", slide "Binary Classification: TPR, FPR"; Honavar,
+    "Evaluating model performance", calls it specificity in the medical sense; Wu,
+    "Evaluation", section 3.1).  Honavar's example TP=55, FP=5, FN=10, TN=30 has
+    specificity 30/35.
 
     Examples
     --------
@@ -128,7 +129,7 @@ def npv_score(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -168,8 +169,9 @@ def npv_score(
 
     Notes
     -----
-    ``NPV_j = TN_j / (TN_j + FN_j)``, the precision of the negative class (source 002,
-    "Negative-class Precision"; source 001, table 5.4, NPV).
+    ``NPV_j = TN_j / (TN_j + FN_j)``, the precision of the negative class
+    ("Classification validation", slide "Negative-class Precision"; "Estimation of the
+    hypothesis real risk", table 5.4, NPV).
 
     Examples
     --------
@@ -208,7 +210,7 @@ def false_positive_rate(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -249,9 +251,10 @@ def false_positive_rate(
 
     Notes
     -----
-    ``FPR_j = FP_j / (FP_j + TN_j) = 1 - Specificity_j`` (source 002, "False Positive
-    Rate"; source 003, "FalseAlarm"; source 000, section 3.1).  Source 003's example
-    TP=55, FP=5, FN=10, TN=30 has a false alarm rate of 5/35.
+    ``FPR_j = FP_j / (FP_j + TN_j) = 1 - Specificity_j`` ("Classification validation",
+    slide "False Positive Rate"; Honavar, "Evaluating model performance", "FalseAlarm";
+    Wu, "Evaluation", section 3.1).  Honavar's example TP=55, FP=5, FN=10, TN=30 has a
+    false alarm rate of 5/35.
 
     Examples
     --------
@@ -290,7 +293,7 @@ def false_negative_rate(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -330,8 +333,8 @@ def false_negative_rate(
 
     Notes
     -----
-    ``FNR_j = FN_j / (FN_j + TP_j) = 1 - Recall_j`` (source 002, "False Negative Rate";
-    source 000, section 3.1).
+    ``FNR_j = FN_j / (FN_j + TP_j) = 1 - Recall_j`` ("Classification validation", slide
+    "False Negative Rate"; Wu, "Evaluation", section 3.1).
 
     Examples
     --------
@@ -370,7 +373,7 @@ def false_discovery_rate(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -410,9 +413,9 @@ def false_discovery_rate(
 
     Notes
     -----
-    ``FDR_j = FP_j / (FP_j + TP_j) = 1 - Precision_j`` (source 001, table 5.4, FDP;
-    source 003, "Beware of terminological confusion", where some authors call it the
-    false alarm rate).
+    ``FDR_j = FP_j / (FP_j + TP_j) = 1 - Precision_j`` ("Estimation of the hypothesis real
+    risk", table 5.4, FDP; Honavar, "Evaluating model performance", "Beware of
+    terminological confusion", where some authors call it the false alarm rate).
 
     Examples
     --------

@@ -58,13 +58,24 @@ class MetricDeclaration:
     """For ``"ranking"``: ``replicate_code(**public_options) -> (metric code, option)`` of
     the bootstrap kernels (:func:`assay._kernels.resample.replicate_metric`)."""
     value_range: tuple[float, float] = (-np.inf, np.inf)
-    """The values the metric can take, ``(lowest, highest)`` (infinite where unbounded):
-    an interval of the metric is kept inside this range."""
+    """The values the metric can take with its default options, ``(lowest, highest)``
+    (infinite where unbounded): an interval of the metric is kept inside this range.
+    Options that change the range (``normalize=False``, ``adjusted=True``) are read by
+    :meth:`range_for`."""
+    range_of_options: Callable[..., tuple[float, float]] | None = None
+    """For a metric whose range depends on its options: ``range_of_options(**options)``
+    -> the range for those public keyword options (see :meth:`range_for`)."""
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None
     """For ``"confusion"``: ``resolve(**public_arguments) -> (matrix, options)`` checks
     the arguments like the public function and returns the confusion matrix and the
     options of ``from_confusion``; ``from_confusion.from_confusion(matrix, **options)``
     is then the public value."""
+
+    def range_for(self, **options: Any) -> tuple[float, float]:
+        """The range of the metric called with the public keyword ``options``."""
+        if self.range_of_options is None:
+            return self.value_range
+        return self.range_of_options(**options)
 
     def resolve_arguments(self, *args: Any, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
         """Matrix and options for a call ``function(*args, **kwargs)`` (defaults applied)."""
@@ -113,11 +124,62 @@ NON_NEGATIVE = (0.0, np.inf)
 UNBOUNDED = (-np.inf, np.inf)
 
 
+def clip_to_range(
+    low: float, high: float, value_range: tuple[float, float]
+) -> tuple[float, float]:
+    """``(low, high)`` moved inside ``value_range``; NaN bounds stay NaN.
+
+    Clipping never lowers the coverage of an interval of a quantity that lies in the
+    range: the true value is inside the clipped interval exactly when it is inside the
+    original one.
+    """
+    lowest, highest = value_range
+    return float(np.clip(low, lowest, highest)), float(np.clip(high, lowest, highest))
+
+
+def metric_range(
+    declaration: MetricDeclaration | None, function: Any, options: dict[str, Any]
+) -> tuple[float, float]:
+    """The range of a metric called with keyword ``options``.
+
+    A declared metric's comes from the registry; any other callable may state its own as
+    an attribute ``value_range = (lowest, highest)``; otherwise it is unbounded.
+    """
+    if declaration is not None:
+        return declaration.range_for(**options)
+    stated = getattr(function, "value_range", None)
+    if stated is None:
+        return UNBOUNDED
+    try:
+        lowest, highest = (float(bound) for bound in stated)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "a metric's `value_range` attribute must be a pair (lowest, highest) of "
+            f"numbers; got {stated!r}."
+        ) from None
+    if not lowest <= highest:
+        raise ValueError(
+            f"a metric's `value_range` attribute must satisfy lowest <= highest; got {stated!r}."
+        )
+    return lowest, highest
+
+
+def _count_range(normalize: Any = True, **_: Any) -> tuple[float, float]:
+    """accuracy_score / error_rate: a rate, or a (weighted) count with normalize=False."""
+    return UNIT_INTERVAL if normalize else NON_NEGATIVE
+
+
+def _balanced_accuracy_range(adjusted: Any = False, **_: Any) -> tuple[float, float]:
+    """balanced_accuracy_score: adjusted, chance is 0 and the lowest value -1/(K-1) >= -1."""
+    return CORRELATION_RANGE if adjusted else UNIT_INTERVAL
+
+
 def _confusion(
     function: Callable[..., Any],
     greater_is_better: bool,
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None,
     value_range: tuple[float, float] = UNIT_INTERVAL,
+    range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
     name = function.__name__
     return MetricDeclaration(
@@ -127,6 +189,7 @@ def _confusion(
         greater_is_better,
         from_confusion=CONFUSION_METRICS[name],
         value_range=value_range,
+        range_of_options=range_of_options,
         resolve=resolve or _averaged_resolver(),
     )
 
@@ -183,8 +246,18 @@ def _values(
 METRICS: dict[str, MetricDeclaration] = {
     declaration.name: declaration
     for declaration in (
-        _confusion(_classification.accuracy_score, True, _classification.resolve_counts),
-        _confusion(_classification.error_rate, False, _classification.resolve_counts),
+        _confusion(
+            _classification.accuracy_score,
+            True,
+            _classification.resolve_counts,
+            range_of_options=_count_range,
+        ),
+        _confusion(
+            _classification.error_rate,
+            False,
+            _classification.resolve_counts,
+            range_of_options=_count_range,
+        ),
         _confusion(_classification.precision_score, True),
         _confusion(_classification.recall_score, True),
         _confusion(_classification.f1_score, True),
@@ -200,7 +273,12 @@ METRICS: dict[str, MetricDeclaration] = {
             _averaged_resolver(("multiclass", *AVERAGES)),
             CORRELATION_RANGE,
         ),
-        _confusion(_agreement.balanced_accuracy_score, True, _agreement.resolve_balanced_accuracy),
+        _confusion(
+            _agreement.balanced_accuracy_score,
+            True,
+            _agreement.resolve_balanced_accuracy,
+            range_of_options=_balanced_accuracy_range,
+        ),
         _confusion(
             _agreement.cohen_kappa_score,
             True,

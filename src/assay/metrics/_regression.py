@@ -114,7 +114,7 @@ def mean_squared_error(
 
     Notes
     -----
-    The squared loss of source 000 (section 1.1, and eq. 28 for its bias-variance
+    The squared loss (Wu, "Evaluation", section 1.1, and eq. 28 for its bias-variance
     decomposition).  Always defined.
 
     Examples
@@ -208,8 +208,9 @@ def mean_absolute_error(
 
     Notes
     -----
-    The absolute loss (source 004, bias-variance for general losses, where its main
-    prediction is the median).  Always defined.
+    The absolute loss (Domingos 2000; Gama, "Evaluation of classification and regression
+    algorithms", bias-variance for general losses, where its main prediction is the
+    median).  Always defined.
 
     Examples
     --------

@@ -68,7 +68,7 @@ def classification_report(
     y_true : array-like of shape (n_samples,)
         True class labels (integers, booleans, strings; floats holding integers).
     y_pred : array-like of shape (n_samples,)
-        Predicted class labels.
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     labels : array-like, default=None
         Classes to report, in this order (absent ones are allowed).  Default: the sorted
         union of the labels of ``y_true`` and ``y_pred``.
@@ -106,9 +106,10 @@ def classification_report(
     Notes
     -----
     Per class ``j``: precision ``TP_j / (TP_j + FP_j)``, recall ``TP_j / (TP_j + FN_j)``,
-    F1 ``2 TP_j / (2 TP_j + FP_j + FN_j)``, support ``TP_j + FN_j`` (source 002); the
-    macro, weighted (by support) and micro averages are those of
-    :func:`assay.metrics.precision_score` (source 003).  All come from one matrix.
+    F1 ``2 TP_j / (2 TP_j + FP_j + FN_j)``, support ``TP_j + FN_j`` ("Classification
+    validation"); the macro, weighted (by support) and micro averages are those of
+    :func:`assay.metrics.precision_score` (Honavar, "Evaluating model performance").  All
+    come from one matrix.
 
     Examples
     --------

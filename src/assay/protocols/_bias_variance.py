@@ -23,6 +23,7 @@ from assay._kernels._jit import jit
 from assay._kernels._rng import next_below, stream
 from assay._results import BiasVarianceResult
 from assay._validation import as_finite_array, check_option
+from assay._warnings import RepeatedWarnings
 from assay.inference._resampling import n_workers, resolve_seed
 from assay.protocols._decomposition import decompose
 from assay.protocols._generators import DEFAULT_X_RANGE, polynomial_truth
@@ -361,12 +362,19 @@ def bias_variance(
     TypeError
         If ``learner`` is none of the accepted kinds, or ``generator`` is not callable.
 
+    Warns
+    -----
+    Warning
+        A warning of a Python learner in several rounds is shown once, with its class
+        and message and ``[in j of J rounds]``.
+
     Notes
     -----
-    The decomposition is eq. 28 of the "Evaluation" chapter (source text 000, section
-    4.3), ``E[(y - f)^2] = (F - E f)^2 + E[(f - E f)^2] + sigma^2``, the expectations
-    over independent training sets ``D``; other losses follow Domingos (2000) (source
-    text 004), see :func:`assay.decompose`.
+    The decomposition is eq. 28 of Wu, "Evaluation", section 4.3 (Geman, Bienenstock &
+    Doursat 1992), ``E[(y - f)^2] = (F - E f)^2 + E[(f - E f)^2] + sigma^2``, the
+    expectations over independent training sets ``D``; other losses follow Domingos
+    (2000) (and Gama, "Evaluation of classification and regression algorithms"), see
+    :func:`assay.decompose`.
 
     Built-in learners: polynomials are fitted in the Legendre basis of
     ``t = (2x - low - high) / (high - low)``, with ``[low, high]`` the smallest interval
@@ -604,10 +612,13 @@ def _python_rounds(
             )
         predictions[r] = values
 
-    if n_jobs == 1:
-        for r in range(x_sets.shape[0]):
-            run(r)
-    else:
-        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-            list(pool.map(run, range(x_sets.shape[0])))
+    # a warning of the learner in every round reaches the user once, counted
+    with RepeatedWarnings("rounds") as repeated:
+        if n_jobs == 1:
+            for r in range(x_sets.shape[0]):
+                repeated.call(run, r)
+        else:
+            with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+                list(pool.map(lambda r: repeated.call(run, r), range(x_sets.shape[0])))
+    repeated.emit(stacklevel=3)  # frames: _python_rounds, bias_variance, the user
     return predictions

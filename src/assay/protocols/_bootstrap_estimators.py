@@ -15,6 +15,7 @@ import numpy as np
 
 from assay._results import Bootstrap632Result
 from assay._validation import check_n_resamples, check_option
+from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._resampling import resolve_seed
 from assay.protocols._models import model_factory, take_rows, targets
@@ -168,12 +169,16 @@ def bootstrap_632(
     DegenerateDataWarning
         If some rows are in every resample (they are left out of ``Err^(1)``), or if no
         row is ever out of bag (the estimate is then NaN).
+    Warning
+        A warning of the model in several fits is shown once, with its class and
+        message and ``[in j of J fits]`` (the full fit and one per resample).
 
     Notes
     -----
     With ``C_i`` the resamples that leave row ``i`` out and ``L`` the loss
-    (Efron & Tibshirani 1997, section 3; source text 001, "bootstrap"; 004, holdout
-    and bootstrap slides):
+    (Efron & Tibshirani 1997, section 3; "Estimation of the hypothesis real risk",
+    "bootstrap"; Gama, "Evaluation of classification and regression algorithms",
+    holdout and bootstrap slides):
 
     * training (resubstitution) error ``err = (1/n) sum_i L(y_i, f(x_i))`` of the model
       ``f`` fitted on all rows;
@@ -182,9 +187,9 @@ def bootstrap_632(
       14 of the paper), over the ``n'`` rows with ``|C_i| > 0``.  This is *not* the mean
       over resamples of each resample's out-of-bag error (``oob_errors.mean()``, the
       average used by mlxtend): the two weigh rows differently;
-    * ``.632``: ``0.368 err + 0.632 Err^(1)`` (Efron 1983).  Source text 001 prints
-      "0.636 P1 + 0.368 P2", a misprint of 0.632; the weights are the paper's rounded
-      ``1 - e^-1`` and ``e^-1``;
+    * ``.632``: ``0.368 err + 0.632 Err^(1)`` (Efron 1983).  "Estimation of the
+      hypothesis real risk" prints "0.636 P1 + 0.368 P2", a misprint of 0.632; the
+      weights are the paper's rounded ``1 - e^-1`` and ``e^-1``;
     * ``.632+``: the no-information error ``gamma = (1/n^2) sum_i sum_j L(y_i,
       f(x_j))`` (eq. 27; for 0-1 loss ``sum_k p_k (1 - q_k)`` with ``p_k`` the observed
       and ``q_k`` the predicted class proportions), ``Err^(1)' = min(Err^(1), gamma)``,
@@ -234,27 +239,30 @@ def bootstrap_632(
         raise ValueError(f"`X` and `y` must have at least 2 rows; got {n}.")
     seed = resolve_seed(rng)
 
-    full_model = make_model()
-    full_model.fit(X, y)
-    full_predictions = np.asarray(full_model.predict(X))
-    training_error = float(_row_losses(loss_function, y, full_predictions).mean())
+    def fit_and_predict(rows: np.ndarray | None, predicted: np.ndarray | None) -> np.ndarray:
+        """A fresh model fitted on ``rows`` predicts ``predicted`` (None: all of X)."""
+        fitted = make_model()
+        fitted.fit(X if rows is None else take_rows(X, rows), y if rows is None else y[rows])
+        return np.asarray(fitted.predict(X if predicted is None else take_rows(X, predicted)))
 
     loss_sums = np.zeros(n)
     oob_counts = np.zeros(n, dtype=np.int64)
     oob_errors = np.full(n_resamples, np.nan)
-    for b in range(n_resamples):  # one model fit per resample
-        drawn = _stream(seed, b).integers(0, n, size=n)
-        out_of_bag = np.flatnonzero(np.bincount(drawn, minlength=n) == 0)
-        if out_of_bag.shape[0] == 0:
-            continue
-        fitted = make_model()
-        fitted.fit(take_rows(X, drawn), y[drawn])
-        losses = _row_losses(
-            loss_function, y[out_of_bag], fitted.predict(take_rows(X, out_of_bag))
-        )
-        loss_sums[out_of_bag] += losses
-        oob_counts[out_of_bag] += 1
-        oob_errors[b] = losses.mean()
+    # a warning of the model on every fit reaches the user once, counted
+    with RepeatedWarnings("fits") as repeated:
+        full_predictions = repeated.call(fit_and_predict, None, None)
+        training_error = float(_row_losses(loss_function, y, full_predictions).mean())
+        for b in range(n_resamples):  # one model fit per resample
+            drawn = _stream(seed, b).integers(0, n, size=n)
+            out_of_bag = np.flatnonzero(np.bincount(drawn, minlength=n) == 0)
+            if out_of_bag.shape[0] == 0:
+                continue
+            predictions = repeated.call(fit_and_predict, drawn, out_of_bag)
+            losses = _row_losses(loss_function, y[out_of_bag], predictions)
+            loss_sums[out_of_bag] += losses
+            oob_counts[out_of_bag] += 1
+            oob_errors[b] = losses.mean()
+    repeated.emit(stacklevel=2)
 
     seen = oob_counts > 0
     n_never_oob = int(n - seen.sum())

@@ -12,7 +12,6 @@ with the bootstrap estimators).
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 import os
@@ -31,19 +30,16 @@ from assay._results import (
     IntervalResult,
 )
 from assay._validation import check_confidence_level
+from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._analytic_intervals import mean_ci
 from assay.inference._distributions import critical_value
-from assay.inference._resampling import resolve_metric
 from assay.protocols._models import model_factory, take_rows
 from assay.protocols._models import targets as target_vector
+from assay.protocols._scoring import Scorer, continuous_scores, score, scorers, within_range
 from assay.protocols._splitters import KFold, StratifiedKFold, _n_samples
 
 __all__ = ["cross_validate"]
-
-# Parameter names that mark a callable metric as one of continuous scores.
-_SCORE_PARAMETERS = ("y_score", "y_prob", "y_proba")
-
 
 # --- Models. ---
 
@@ -151,65 +147,6 @@ def _rounds(splits: Sequence[tuple[np.ndarray, np.ndarray]], n: int) -> np.ndarr
     return rounds
 
 
-# --- Metrics. ---
-
-# (name, function, needs continuous scores, greater_is_better or None)
-_MetricSpec = tuple[str, Callable[..., Any], bool, bool | None]
-
-
-def _metric_specs(metrics: Any, classification: bool) -> list[_MetricSpec]:
-    """(name, function, needs continuous scores, greater_is_better) per metric."""
-    if metrics is None:
-        metrics = ("accuracy_score",) if classification else ("mean_squared_error",)
-    elif isinstance(metrics, str) or callable(metrics):
-        metrics = (metrics,)
-    specs: list[_MetricSpec] = []
-    for metric in metrics:
-        declaration, function, name = resolve_metric(metric)
-        if declaration is not None:
-            needs_scores = declaration.computed_from == "ranking"
-            greater: bool | None = declaration.greater_is_better
-        else:
-            try:
-                parameters = list(inspect.signature(function).parameters)
-            except (TypeError, ValueError):
-                parameters = []
-            needs_scores = len(parameters) > 1 and parameters[1] in _SCORE_PARAMETERS
-            greater = getattr(function, "greater_is_better", None)
-        specs.append((name, function, needs_scores, greater))
-    names = [spec[0] for spec in specs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"`metrics` names a metric twice: {names}.")
-    return specs
-
-
-def _continuous_scores(model: Any, X: Any) -> np.ndarray:
-    """Scores of the positive class: ``decision_function``, else ``predict_proba[:, 1]``.
-
-    scikit-learn's ranking scorers try the same two methods in the same order.
-    """
-    if hasattr(model, "decision_function"):
-        scores = np.asarray(model.decision_function(X), dtype=np.float64)
-    elif hasattr(model, "predict_proba"):
-        probabilities = np.asarray(model.predict_proba(X), dtype=np.float64)
-        if probabilities.ndim != 2 or probabilities.shape[1] != 2:
-            raise ValueError(
-                "ranking metrics need a binary problem; `predict_proba` returned shape "
-                f"{probabilities.shape}."
-            )
-        scores = probabilities[:, 1]
-    else:
-        raise TypeError(
-            "a ranking metric needs continuous scores, but the model has neither "
-            "decision_function nor predict_proba."
-        )
-    if scores.ndim != 1:
-        raise ValueError(
-            f"ranking metrics need a binary problem; the model's scores have shape {scores.shape}."
-        )
-    return scores
-
-
 # --- One split. ---
 
 
@@ -218,8 +155,9 @@ def _evaluate_split(
     X: Any,
     y: np.ndarray,
     split: tuple[np.ndarray, np.ndarray],
-    specs: list[_MetricSpec],
+    metrics: list[Scorer],
     want_scores: bool,
+    classes: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray | None, list[float], float, float]:
     train, test = split
     model = make_model()
@@ -228,11 +166,11 @@ def _evaluate_split(
     fitted = time.perf_counter()
     X_test, y_test = take_rows(X, test), y[test]
     predictions = np.asarray(model.predict(X_test))
-    scores = _continuous_scores(model, X_test) if want_scores else None
-    values = [
-        float(function(y_test, scores if needs_scores else predictions))
-        for _, function, needs_scores, _ in specs
-    ]
+    scores = None
+    if want_scores:
+        training_classes = None if classes is None else np.unique(y[train])
+        scores = continuous_scores(model, X_test, classes, training_classes)
+    values = [score(metric, y_test, predictions, scores, classes) for metric in metrics]
     return predictions, scores, values, fitted - start, time.perf_counter() - fitted
 
 
@@ -263,8 +201,10 @@ def _summaries(
     values: np.ndarray,
     ratio: float,
     confidence_level: float,
+    value_range: tuple[float, float],
 ) -> tuple[float, float, IntervalResult, IntervalResult]:
-    """Mean, sample std, t interval and Nadeau-Bengio corrected interval of one metric."""
+    """Mean, sample std, t interval and Nadeau-Bengio corrected interval of one metric,
+    both intervals clipped to the metric's range."""
     splits = values.shape[0]
     if splits < 2 or not np.all(np.isfinite(values)):
         if splits < 2:
@@ -309,7 +249,12 @@ def _summaries(
             {"df": float(splits - 1), "critical_value": critical, "variance_factor": factor}
         ),
     )
-    return interval.estimate, std, interval, corrected
+    return (
+        interval.estimate,
+        std,
+        within_range(interval, value_range),
+        within_range(corrected, value_range),
+    )
 
 
 def _pooled(
@@ -324,8 +269,12 @@ def _pooled(
         if dtype.kind in "fc"
         else np.zeros((n_rounds, n), dtype=dtype)
     )
-    want_scores = outputs[0][1] is not None
-    oof_score = np.full((n_rounds, n), np.nan) if want_scores else None
+    first_scores = outputs[0][1]
+    oof_score = (
+        None
+        if first_scores is None
+        else np.full((n_rounds, n, *first_scores.shape[1:]), np.nan)  # multi-class: k columns
+    )
     oof_fold = np.full((n_rounds, n), -1, dtype=np.int64)
     for position, ((_, test), output) in enumerate(zip(splits, outputs, strict=True)):
         row = rounds[position]
@@ -350,8 +299,13 @@ def _run(
     model_name: str = "model",
     splits: list[tuple[np.ndarray, np.ndarray]] | None = None,
     min_splits: int = 1,
+    repeated: RepeatedWarnings | None = None,
 ) -> tuple[CrossValidationResult, list[tuple[np.ndarray, np.ndarray]], Any]:
-    """cross_validate's work; also returns the splits and the splitter it used."""
+    """cross_validate's work; also returns the splits and the splitter it used.
+
+    The warnings of the splits are collected in ``repeated`` when given (the caller
+    shows them), else shown here, each once with its count.
+    """
     confidence_level = check_confidence_level(confidence_level)
     workers = _n_workers(n_jobs)
     make_model = model_factory(model, model_name)
@@ -360,7 +314,8 @@ def _run(
     # the model itself, or one made by the factory, tells whether it is a regressor
     probe = model if not isinstance(model, type) and hasattr(model, "fit") else make_model()
     classification = _declared_type(probe) != "regressor" and _is_class_target(targets)
-    specs = _metric_specs(metrics, classification)
+    classes = np.unique(targets) if classification else None
+    metric_list = scorers(metrics, classification, classes)
     splitter = _splitter_for(cv, targets, probe, rng) if splits is None else cv
     if splits is None:
         splits = _materialise(splitter, X, targets, n)
@@ -368,16 +323,21 @@ def _run(
         raise ValueError(
             f"`cv` gave {len(splits)} split; comparing models needs at least {min_splits}."
         )
-    want_scores = return_scores or any(spec[2] for spec in specs)
+    want_scores = return_scores or any(metric.needs_scores for metric in metric_list)
 
     def evaluate(split: tuple[np.ndarray, np.ndarray]) -> Any:
-        return _evaluate_split(make_model, X, targets, split, specs, want_scores)
+        return _evaluate_split(make_model, X, targets, split, metric_list, want_scores, classes)
 
-    if workers == 1 or len(splits) == 1:
-        outputs = [evaluate(split) for split in splits]
-    else:
-        with ThreadPoolExecutor(max_workers=min(workers, len(splits))) as pool:
-            outputs = list(pool.map(evaluate, splits))
+    # a warning of the model or a metric on every split reaches the user once, counted
+    collected = RepeatedWarnings("splits") if repeated is None else repeated
+    with collected:
+        if workers == 1 or len(splits) == 1:
+            outputs = [collected.call(evaluate, split) for split in splits]
+        else:
+            with ThreadPoolExecutor(max_workers=min(workers, len(splits))) as pool:
+                outputs = list(pool.map(lambda split: collected.call(evaluate, split), splits))
+    if repeated is None:
+        collected.emit(stacklevel=3)  # frames: _run, cross_validate, the user
 
     n_train = np.array([train.shape[0] for train, _ in splits], dtype=np.int64)
     n_test = np.array([test.shape[0] for _, test in splits], dtype=np.int64)
@@ -387,15 +347,16 @@ def _run(
     stds: dict[str, float] = {}
     intervals: dict[str, IntervalResult] = {}
     corrected: dict[str, IntervalResult] = {}
-    for column, (name, *_) in enumerate(specs):
+    for column, metric in enumerate(metric_list):
+        name = metric.name
         values = np.array([output[2][column] for output in outputs], dtype=np.float64)
         scores[name] = values
         means[name], stds[name], intervals[name], corrected[name] = _summaries(
-            name, values, ratio, confidence_level
+            name, values, ratio, confidence_level, metric.value_range
         )
     oof_pred, oof_score, oof_fold = _pooled(outputs, splits, n)
     result = CrossValidationResult(
-        metrics=tuple(spec[0] for spec in specs),
+        metrics=tuple(metric.name for metric in metric_list),
         scores=MappingProxyType(scores),
         mean=MappingProxyType(means),
         std=MappingProxyType(stds),
@@ -450,14 +411,19 @@ def cross_validate(
         ``rng`` the folds are contiguous (not shuffled), as in scikit-learn; with
         ``rng`` they are shuffled.  Or any object with ``split(X, y)`` (the assay
         splitters, scikit-learn's), or an iterable of ``(train_index, test_index)``.
-    metrics : str, callable or sequence of them, optional
+    metrics : str, callable, sequence of them, or dict, optional
         assay metric names (``'accuracy_score'``, ``'roc_auc_score'``, ...) or
-        callables ``f(y_true, y_pred)``.  Default: ``'accuracy_score'`` for class
+        callables ``f(y_true, y_pred)``, a metric with options as a
+        ``functools.partial`` (reported as ``"f1_score(average='macro')"``), or a dict
+        ``{name: metric}`` naming them.  Default: ``'accuracy_score'`` for class
         targets, ``'mean_squared_error'`` otherwise.  Ranking metrics (and callables
         whose second parameter is named ``y_score``, ``y_prob`` or ``y_proba``)
         receive continuous scores: ``decision_function(X)`` if the model has it, else
         the second column of ``predict_proba(X)`` (scikit-learn's ranking scorers try
-        the same methods in the same order); they need a binary target.
+        the same methods in the same order).  With more than two classes they receive
+        ``predict_proba(X)`` and ``'roc_auc_score'`` is the one-vs-rest macro average
+        (scikit-learn's ``'roc_auc_ovr'``); a metric whose ``average`` is
+        ``'binary'`` is refused before any fit (pass ``average=`` through a partial).
     rng : None, int or numpy.random.Generator, default=None
         Seed of the shuffled folds when ``cv`` is an integer (an error otherwise:
         give the splitter its own ``rng``).
@@ -475,31 +441,37 @@ def cross_validate(
     -------
     CrossValidationResult
         ``scores[metric]`` per split, ``mean``, ``std`` (``ddof=1``), ``interval``
-        (t interval), ``corrected_interval`` (Nadeau & Bengio), ``n_train``,
-        ``n_test``, ``fit_time``, ``score_time``, ``oof_pred``, ``oof_score``,
-        ``oof_fold`` and ``rng_seed``.
+        (t interval), ``corrected_interval`` (Nadeau & Bengio), both inside the
+        metric's range, ``n_train``, ``n_test``, ``fit_time``, ``score_time``,
+        ``oof_pred``, ``oof_score`` (a third axis of class probabilities for a
+        multi-class ranking metric), ``oof_fold`` and ``rng_seed``.
 
     Raises
     ------
     ValueError
         ``X`` and ``y`` of different lengths; a bad ``cv`` (too many folds, a split
         with an empty or out-of-range index set), ``rng`` with a splitter, an unknown
-        metric name, a bad ``n_jobs`` or ``confidence_level``.
+        metric name, a metric without a multi-class meaning on a multi-class target,
+        a bad ``n_jobs`` or ``confidence_level``.
     TypeError
         ``model`` without fit/predict (or a factory returning such a thing); a ranking
-        metric for a model with neither ``decision_function`` nor ``predict_proba``.
+        metric for a model with neither ``decision_function`` nor ``predict_proba``
+        (``predict_proba`` for a multi-class target).
 
     Warns
     -----
     DegenerateDataWarning
         All split scores of a metric equal (zero-width intervals), or a single split
         (NaN spread and intervals); a class smaller than the number of folds.
+    Warning
+        A warning of the model or a metric in several splits is shown once, with its
+        class and message and ``[in j of J splits]``.
 
     Notes
     -----
-    Source 000, Algorithm 1 and eq. 9: ``Err_CV = (1/k) sum_i Err_i``; source 003's
-    recommended procedure: report the mean and standard deviation of the k estimates,
-    or a 95 % interval around the mean.
+    Wu, "Evaluation", Algorithm 1 and eq. 9: ``Err_CV = (1/k) sum_i Err_i``.  The
+    procedure recommended by Honavar, "Evaluating model performance": report the mean
+    and standard deviation of the k estimates, or a 95 % interval around the mean.
 
     ``interval`` is ``mean ± t_{J-1} s / sqrt(J)`` over the ``J`` splits
     (:func:`assay.mean_ci`).  It treats the split scores as independent, but their
@@ -514,6 +486,12 @@ def cross_validate(
     random subsampling and used for repeated k-fold by Bouckaert & Frank (2004); it is
     a heuristic, conservative rather than exact, and for bootstrap splits (training
     rows repeated) it has no derivation at all.
+
+    Both intervals are clipped to the range of the metric (the registry's, for the
+    options of a partial; a callable's ``value_range`` attribute; else unbounded):
+    an AUC's t interval never reaches above 1.  When a bound moved,
+    ``details['unclipped_interval']`` keeps the formula's.  Clipping loses no
+    coverage, since the true mean of the metric lies in its range.
 
     Pooled out-of-fold predictions: the splits are grouped into *rounds*; a split
     starts a new round when one of its test rows was already tested in the current

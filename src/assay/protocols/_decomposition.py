@@ -14,7 +14,12 @@ from typing import Any
 import numpy as np
 
 from assay._results import BiasVarianceResult
-from assay._validation import as_finite_array, check_option
+from assay._validation import (
+    as_finite_array,
+    check_class_labels,
+    check_option,
+    check_predicted_floats,
+)
 
 __all__ = ["decompose"]
 
@@ -176,15 +181,18 @@ def decompose(
         If ``predictions`` is not a finite 2-D array with at least two rows, if
         ``y_true``, ``truth`` or ``noise_variance`` has not one finite value per
         column, if ``noise_variance`` is negative or given without ``truth`` or for
-        another loss than squared, if ``y_true`` and ``truth`` are both None, or if
-        ``loss`` is unknown.
+        another loss than squared, if ``y_true`` and ``truth`` are both None, if
+        ``loss`` is unknown, or, for ``loss='zero_one'``, if ``predictions``, ``y_true``
+        or ``truth`` hold non-integer values (scores or probabilities, not class
+        labels).
 
     Notes
     -----
-    Domingos (2000) generalises the decomposition of squared loss (source text 000,
+    Domingos (2000) generalises the decomposition of squared loss (Wu, "Evaluation",
     section 4.3, eq. 28: ``E[(y - f)^2] = (F - E f)^2 + Var(f) + sigma^2``) to any loss
-    through the *main prediction* ``y_m = argmin_y' E_D[L(y', f)]`` (source text 004,
-    "Generalized definitions"): bias ``B = L(y*, y_m)``, variance
+    through the *main prediction* ``y_m = argmin_y' E_D[L(y', f)]`` (Gama, "Evaluation
+    of classification and regression algorithms", "Generalized definitions"): bias
+    ``B = L(y*, y_m)``, variance
     ``V = E_D[L(y_m, f)]``, noise ``N = E_t[L(t, y*)]``.
 
     **Squared loss.** ``y_m`` is the mean.  With ``truth`` ``F``:
@@ -259,6 +267,11 @@ def decompose(
         raise ValueError("`y_true` and `truth` are both None; give at least one of them.")
     observed = None if y_true is None else _as_points(y_true, "y_true", n_points)
     optimal = None if truth is None else _as_points(truth, "truth", n_points)
+    if loss == "zero_one":  # class labels coded as numbers, never scores
+        check_predicted_floats(predictions, "predictions")
+        for name, labels in (("y_true", observed), ("truth", optimal)):
+            if labels is not None:
+                check_class_labels(labels, name)
     if noise_variance is not None:
         if loss != "squared":
             raise ValueError(

@@ -1,7 +1,7 @@
 """Synthetic data with a known truth, for bias-variance experiments.
 
-* :func:`polynomial_regression_data`: eq. 4 of the "Evaluation" chapter (source text
-  000, section 1 and section 4.3), ``y = 3 (x - 0.2)^2 - 7 (x - 0.2) + 4.2 + e`` with
+* :func:`polynomial_regression_data`: eq. 4 of Wu, "Evaluation" (section 1 and section
+  4.3), ``y = 3 (x - 0.2)^2 - 7 (x - 0.2) + 4.2 + e`` with
   ``e ~ N(0, 1)``; it returns the noise-free ``F(x)`` too.
 * :func:`two_gaussians`: two Gaussian classes on the line (exercise 7 of the same
   chapter: ``N(-1, 0.25)`` and ``N(1, 0.25)``, equal priors); it returns the
@@ -125,7 +125,7 @@ def polynomial_regression_data(
 
     Notes
     -----
-    The source text (000, eq. 4 and 5; Figures 1 and 5) draws its training sets from
+    Wu, "Evaluation" (eq. 4 and 5; Figures 1 and 5) draws its training sets from
     this model; it does not state the x range or the training-set size, which are lost
     with its figures.  The default range ``[-3, 3)`` is assay's choice.  Draws: ``n``
     uniforms for ``x``, then ``n`` standard normals for the noise.
@@ -199,8 +199,8 @@ def two_gaussians(
     """Two Gaussian classes on the line, with the Bayes-optimal label of every point.
 
     Class ``k`` has prior ``priors[k]`` and ``x | class k ~ N(means[k], variances[k])``.
-    The defaults are exercise 7 of the "Evaluation" chapter (source text 000): ``N(-1,
-    0.25)`` against ``N(1, 0.25)``, equal priors, where 0.25 is the **variance** (the
+    The defaults are exercise 7 of Wu, "Evaluation": ``N(-1, 0.25)`` against
+    ``N(1, 0.25)``, equal priors, where 0.25 is the **variance** (the
     chapter writes ``N(mu, sigma^2)``, e.g. ``E ~ N(mu, sigma^2)`` in section 5), so
     the standard deviation is 0.5.
 
@@ -299,7 +299,7 @@ def bayes_error_rate(
     its real roots and the error is a sum of normal probabilities of intervals:
     ``p_1 P_1(region 2) + p_2 P_2(region 1)``.  For equal priors and equal variances
     ``sigma^2`` this is ``Phi(-|m_1 - m_2| / (2 sigma))`` (Duda, Hart & Stork 2001,
-    section 2.7); for exercise 7 of source text 000 (``N(-1, 0.25)`` vs ``N(1,
+    section 2.7); for exercise 7 of Wu, "Evaluation" (``N(-1, 0.25)`` vs ``N(1,
     0.25)``), ``Phi(-2) = 0.0227501...``.
 
     References

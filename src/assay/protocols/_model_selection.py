@@ -4,6 +4,7 @@ and the one-standard-error rule (:func:`one_standard_error_rule`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -11,14 +12,16 @@ import numpy as np
 from assay._results import (
     ModelComparisonResult,
 )
+from assay._warnings import RepeatedWarnings
 from assay.inference._fold_tests import (
     corrected_resampled_ttest,
     ftest_5x2cv,
     paired_ttest,
     ttest_5x2cv,
 )
-from assay.protocols._cross_validation import _metric_specs, _run
+from assay.protocols._cross_validation import _run
 from assay.protocols._models import model_factory
+from assay.protocols._scoring import scorers, within_range
 from assay.protocols._splitters import RepeatedKFold
 
 __all__ = ["compare_models", "one_standard_error_rule"]
@@ -55,8 +58,9 @@ def compare_models(
         As in :func:`cross_validate`; the splits are drawn once and used for both
         models.  ``RepeatedKFold(2, 5)`` or ``RepeatedStratifiedKFold(2, 5)`` (the
         5x2cv design) adds Dietterich's t-test and Alpaydin's F-test.
-    metric : str or callable, optional
-        One metric (default as in :func:`cross_validate`).
+    metric : str, callable or dict, optional
+        One metric, as in :func:`cross_validate` (a ``functools.partial``, or a
+        one-entry dict ``{name: metric}`` to name it); default as there.
     rng : None, int or numpy.random.Generator, default=None
         Seed of the folds when ``cv`` is an integer.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -77,18 +81,23 @@ def compare_models(
     Raises
     ------
     ValueError, TypeError
-        As :func:`cross_validate`; fewer than 2 splits; a bad ``alternative``.
+        As :func:`cross_validate`; fewer than 2 splits; a bad ``alternative``; a dict
+        ``metric`` with more than one entry.
 
     Warns
     -----
     DegenerateDataWarning
         Identical or constant differences (from the tests).
+    Warning
+        A warning of either model or the metric in several fits is shown once, with
+        ``[in j of J fits]`` (J counts the fits of both models).
 
     Notes
     -----
     * ``paired_ttest``: ``t = d_bar / (s_d / sqrt(J))`` with ``J - 1`` degrees of
-      freedom (source 000, Algorithm 2; source 003's worked example).  It ignores the
-      overlap of the training sets, so its type-I error is too high (Dietterich 1998).
+      freedom (Wu, "Evaluation", Algorithm 2; the worked example of Honavar,
+      "Evaluating model performance").  It ignores the overlap of the training sets,
+      so its type-I error is too high (Dietterich 1998).
     * ``corrected_ttest``: Nadeau & Bengio (2003) replace ``1/J`` by
       ``1/J + n_test/n_train`` (mean sizes over the splits); with 10 x 10-fold CV this
       is the test Bouckaert & Frank (2004) recommend.
@@ -97,7 +106,10 @@ def compare_models(
       the two folds of replication ``i``.
 
     The sign of the differences follows the metric: for an error rate, a positive
-    difference means model A errs more.
+    difference means model A errs more.  The intervals of the two t-tests are clipped
+    to the range of a difference of the metric (``[-1, 1]`` for a rate; from a range
+    ``[a, b]``, ``[a - b, b - a]``), with ``details['unclipped_interval']`` when a bound
+    moved; the p-values are unchanged.
 
     References
     ----------
@@ -126,18 +138,26 @@ def compare_models(
     (True, (10.0, 5.0))
     """
     model_factory(model_b, "model_b")  # fail before model A is cross-validated
+    if isinstance(metric, Mapping) and len(metric) != 1:
+        raise ValueError(
+            f"`metric` must be one metric; got a dict of {len(metric)}: {list(metric)}."
+        )
+    as_metrics = metric if metric is None or isinstance(metric, Mapping) else (metric,)
+    # a warning on every fit of either model reaches the user once, counted
+    repeated = RepeatedWarnings("fits")
     result_a, splits, splitter = _run(
         model_a,
         X,
         y,
         cv=cv,
-        metrics=metric if metric is None else (metric,),
+        metrics=as_metrics,
         rng=rng,
         n_jobs=n_jobs,
         confidence_level=confidence_level,
         return_scores=False,
         model_name="model_a",
         min_splits=2,
+        repeated=repeated,
     )
     name = result_a.metrics[0]
     result_b, _, _ = _run(
@@ -145,37 +165,47 @@ def compare_models(
         X,
         y,
         cv=splitter,
-        metrics=(metric if metric is not None else name,),
+        metrics=as_metrics if as_metrics is not None else (name,),
         rng=None,
         n_jobs=n_jobs,
         confidence_level=confidence_level,
         return_scores=False,
         model_name="model_b",
         splits=splits,
+        repeated=repeated,
     )
+    repeated.emit(stacklevel=2)
     scores_a, scores_b = result_a.scores[name], result_b.scores[name]
     n_train, n_test = result_a.n_train, result_a.n_test
     five_by_two = _is_five_by_two(splitter)
     grid_a, grid_b = (
         (scores_a.reshape(5, 2), scores_b.reshape(5, 2)) if five_by_two else (None, None)
     )
-    _, _, _, greater = _metric_specs((metric if metric is not None else name,), True)[0]
+    scorer = scorers(as_metrics if as_metrics is not None else (name,), True)[0]
+    lowest, highest = scorer.value_range
+    difference_range = (lowest - highest, highest - lowest)  # e.g. [-1, 1] for a rate
     return ModelComparisonResult(
         metric=name,
-        greater_is_better=greater,
+        greater_is_better=scorer.greater_is_better,
         scores_a=scores_a,
         scores_b=scores_b,
         differences=scores_a - scores_b,
-        paired_ttest=paired_ttest(
-            scores_a, scores_b, alternative=alternative, confidence_level=confidence_level
+        paired_ttest=within_range(
+            paired_ttest(
+                scores_a, scores_b, alternative=alternative, confidence_level=confidence_level
+            ),
+            difference_range,
         ),
-        corrected_ttest=corrected_resampled_ttest(
-            scores_a,
-            scores_b,
-            float(n_train.mean()),
-            float(n_test.mean()),
-            alternative=alternative,
-            confidence_level=confidence_level,
+        corrected_ttest=within_range(
+            corrected_resampled_ttest(
+                scores_a,
+                scores_b,
+                float(n_train.mean()),
+                float(n_test.mean()),
+                alternative=alternative,
+                confidence_level=confidence_level,
+            ),
+            difference_range,
         ),
         ttest_5x2cv=ttest_5x2cv(grid_a, grid_b, alternative=alternative) if five_by_two else None,
         ftest_5x2cv=ftest_5x2cv(grid_a, grid_b) if five_by_two else None,
@@ -230,8 +260,9 @@ def one_standard_error_rule(
 
     Notes
     -----
-    Source 001, "The one standard error rule" (Hastie, Tibshirani & Friedman 2001,
-    section 7.10, p. 216): let ``b`` be the best model (lowest mean error; highest mean
+    "Estimation of the hypothesis real risk", "The one standard error rule" (Breiman et
+    al. 1984; Hastie, Tibshirani & Friedman 2001, section 7.10, p. 216): let ``b`` be
+    the best model (lowest mean error; highest mean
     score when ``greater_is_better``).  Every model with
     ``mean <= mean_b + se_b`` (``mean >= mean_b - se_b`` for scores) is a candidate;
     the rule picks the candidate of lowest complexity, ties going to the better mean

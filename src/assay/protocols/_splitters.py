@@ -12,9 +12,9 @@ resample ``r``) draws from its own numpy stream keyed by ``(seed, r)``, so every
 ``split`` gives the same splits, and repeat 0 of :class:`RepeatedKFold` is the split of
 :class:`KFold` with ``shuffle=True`` and the same seed.
 
-Folds (source 000, section 1.4, eqs. 6-8): the folds are disjoint, their union is the
-data, and their sizes differ by at most one: the first ``n % k`` folds get
-``n // k + 1`` rows, the others ``n // k`` (scikit-learn's rule).
+Folds (Stone 1974; Wu, "Evaluation", section 1.4, eqs. 6-8): the folds are disjoint,
+their union is the data, and their sizes differ by at most one: the first ``n % k``
+folds get ``n // k + 1`` rows, the others ``n // k`` (scikit-learn's rule).
 """
 
 from __future__ import annotations
@@ -206,8 +206,9 @@ class KFold(_Splitter):
 
     Notes
     -----
-    Source 000, section 1.4 (eqs. 6-8 and Algorithm 1): the folds are disjoint, cover
-    the data, and have sizes ``n // k + 1`` (the first ``n % k`` folds) or ``n // k``.
+    Wu, "Evaluation", section 1.4 (eqs. 6-8 and Algorithm 1): the folds are disjoint,
+    cover the data, and have sizes ``n // k + 1`` (the first ``n % k`` folds) or
+    ``n // k``.
     Every row is tested exactly once and used ``k - 1`` times for training.
 
     Examples
@@ -278,8 +279,9 @@ class StratifiedKFold(KFold):
     the rows by class (classes in order of first appearance in ``y``) and dealing them
     to the folds round robin, so the remainder of one class starts where the previous
     class's remainder stopped; within a class, the rows fill the folds in contiguous
-    blocks.  Source 000, exercise 8: with labels 1, 1, 2, 2, 2, 2, 2, 2, 2, 2 and two
-    folds, each fold always holds exactly one example of class 1.
+    blocks (stratification: Kohavi 1995).  Wu, "Evaluation", exercise 8: with labels
+    1, 1, 2, 2, 2, 2, 2, 2, 2, 2 and two folds, each fold always holds exactly one
+    example of class 1.
 
     This is the allocation of scikit-learn's ``StratifiedKFold`` (since 0.22): without
     shuffling the folds are identical to scikit-learn's.  With shuffling they differ:
@@ -327,7 +329,7 @@ class RepeatedKFold(_Splitter):
 
     Notes
     -----
-    Source 000, section 1.4: "a commonly used CV schedule is 10 times average of
+    Wu, "Evaluation", section 1.4: "a commonly used CV schedule is 10 times average of
     10-fold cross-validation".  The splits come repeat by repeat: splits
     ``r * k`` to ``r * k + k - 1`` are the folds of repeat ``r``.  With ``n_splits=2``
     and ``n_repeats=5`` this is the 5x2cv design of Dietterich (1998).
@@ -428,9 +430,11 @@ class LeaveOneOut(_Splitter):
 
     Notes
     -----
-    k-fold cross-validation with ``k = n`` (source 001, "the estimate by the
-    leave-one-out method"; source 004, "Leave-One-Out").  Its estimate of the error
-    is often more variable than that of 5- or 10-fold cross-validation (source 001).
+    k-fold cross-validation with ``k = n`` ("Estimation of the hypothesis real risk",
+    "the estimate by the leave-one-out method"; Gama, "Evaluation of classification and
+    regression algorithms", "Leave-One-Out").  Its estimate of the error is often more
+    variable than that of 5- or 10-fold cross-validation (Kohavi 1995; "Estimation of
+    the hypothesis real risk").
     A one-row test fold cannot be stratified, and ranking metrics (AUC) are undefined
     on it: pool the out-of-fold scores instead (:func:`cross_validate`'s
     ``oof_score``).
@@ -485,7 +489,8 @@ class BootstrapOutOfBag(_Splitter):
 
     Notes
     -----
-    Training set: ``n`` draws with replacement (source 001, "bootstrap"; source 004:
+    Training set: ``n`` draws with replacement ("Estimation of the hypothesis real
+    risk", "bootstrap"; Gama, "Evaluation of classification and regression algorithms":
     "the train set is augmented by including some cases more than once"), returned
     in the order drawn, so indices repeat.  Test set: the rows never drawn (the
     out-of-bag rows, about ``(1 - 1/n)^n ~ 36.8 %`` of them), sorted.
@@ -628,8 +633,9 @@ def holdout(
 
     Notes
     -----
-    Source 004, "Method train and test (holdout)": train on a part (e.g. 70 %), test
-    on the rest; "stratified selection is better".  With ``stratify``, class ``c``
+    Gama, "Evaluation of classification and regression algorithms", "Method train and
+    test (holdout)": train on a part (e.g. 70 %), test on the rest; "stratified
+    selection is better".  With ``stratify``, class ``c``
     (``n_c`` rows) gives the test set ``floor(q_c)`` or ``ceil(q_c)`` rows, where
     ``q_c = n_test * n_c / n``: the largest-remainder (Hamilton) allocation, ties to the
     class that appears first; the chosen rows are a uniform random subset of the

@@ -6,8 +6,9 @@ A per-class metric is a ratio of the one-vs-rest cells of a class (TP, FP, FN, T
 
 * ``'binary'``: the class ``pos_label`` only (at most two labels in the data);
 * ``None``: one value per class of ``labels``;
-* ``'micro'``: the ratio of the cells summed over the classes (source text 003);
-* ``'macro'``: the mean of the per-class values (source texts 002 and 003);
+* ``'micro'``: the ratio of the cells summed over the classes (Honavar, "Evaluating
+  model performance");
+* ``'macro'``: the mean of the per-class values ("Classification validation"; Honavar);
 * ``'weighted'``: the mean weighted by each class's true support ``TP + FN``.
 
 A 0/0 ratio takes the ``zero_division`` value ("warn" means 0.0, the reference never
@@ -97,7 +98,8 @@ def one_vs_rest_cells(
 
 
 def pooled_cells(cells: list[ClassCells]) -> ClassCells:
-    """Micro-averaging: the sum of each cell over the classes (source text 003)."""
+    """Micro-averaging: the sum of each cell over the classes (Honavar, "Evaluating model
+    performance")."""
     return ClassCells(
         sum(c.tp for c in cells),
         sum(c.fp for c in cells),
@@ -202,7 +204,7 @@ def f_beta_metric(beta: float) -> CellMetric:
 
 
 def matthews_from_cells(c: ClassCells, undefined: Exact) -> Exact:
-    """``(TP TN - FP FN) / sqrt((TP+FN)(TP+FP)(TN+FP)(TN+FN))`` (source text 003)."""
+    """``(TP TN - FP FN) / sqrt((TP+FN)(TP+FP)(TN+FP)(TN+FN))`` (Matthews 1975; Honavar)."""
     squared_denominator = (c.tp + c.fn) * (c.tp + c.fp) * (c.tn + c.fp) * (c.tn + c.fn)
     if squared_denominator == 0:
         return undefined

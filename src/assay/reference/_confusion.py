@@ -79,9 +79,9 @@ def confusion_matrix(
 
     Notes
     -----
-    ``N(i, j) = |{a : y_a = c_i and yhat_a = c_j}|`` (source text 002, "Confusion
-    Matrix"); with weights, the sum of the weights of those rows. The normalized
-    matrix of source text 000, exercise 9, is ``normalize='true'``.
+    ``N(i, j) = |{a : y_a = c_i and yhat_a = c_j}|`` ("Classification validation", slide
+    "Confusion Matrix"); with weights, the sum of the weights of those rows. The
+    normalized matrix of Wu, "Evaluation", exercise 9, is ``normalize='true'``.
 
     Examples
     --------
@@ -131,8 +131,8 @@ def accuracy_score(
 
     Notes
     -----
-    ``ACC = sum_i w_i [y_i = yhat_i] / sum_i w_i`` (source text 002, "Accuracy";
-    source text 000, eq. 2 for the error).
+    ``ACC = sum_i w_i [y_i = yhat_i] / sum_i w_i`` ("Classification validation", slide
+    "Accuracy"; Wu, "Evaluation", eq. 2 for the error).
 
     Examples
     --------
@@ -164,8 +164,8 @@ def error_rate(
 
     Notes
     -----
-    ``ERR = sum_i w_i [y_i != yhat_i] / sum_i w_i`` (source text 000, eq. 2;
-    source text 002, "Error Rate").
+    ``ERR = sum_i w_i [y_i != yhat_i] / sum_i w_i`` (Wu, "Evaluation", eq. 2;
+    "Classification validation", slide "Error Rate").
 
     Examples
     --------
@@ -202,7 +202,7 @@ def balanced_accuracy_score(
     -----
     ``BA = (1/K) sum_k A[k, k] / sum_j A[k, j]`` over the K classes with positive
     weight in ``y_true`` (classes only predicted are skipped, as in scikit-learn);
-    the macro-averaged sensitivity of source text 003.
+    the macro-averaged sensitivity (Honavar, "Evaluating model performance").
 
     References
     ----------
@@ -338,7 +338,8 @@ def matthews_corrcoef(
     Notes
     -----
     ``CC_j = (TP TN - FP FN) / sqrt((TP + FN)(TP + FP)(TN + FP)(TN + FN))``
-    (source text 003, "Correlation Coefficient"; micro from the pooled cells).
+    (Matthews 1975; Honavar, "Evaluating model performance", "Correlation Coefficient";
+    micro from the pooled cells).
     ``R_K = (c s - sum_k p_k t_k) / sqrt((s^2 - sum_k p_k^2)(s^2 - sum_k t_k^2))``
     with ``s`` the total, ``c`` the trace, ``t_k``, ``p_k`` the true and predicted
     class totals (Gorodkin 2004); for two classes it equals the binary CC.

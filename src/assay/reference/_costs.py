@@ -58,9 +58,9 @@ def expected_cost(
     Notes
     -----
     ``A`` is the (weighted) confusion matrix. The cost of one sample is
-    ``c_{y, f(x)}`` and the empirical risk is their mean (source text 000, section
-    2.2, eq. 14); exercise 9 writes the normalized form ``tr(C^T Ahat)``. Source
-    text 003's profit matrix is ``-C``.
+    ``c_{y, f(x)}`` and the empirical risk is their mean (Wu, "Evaluation", section
+    2.2, eq. 14); exercise 9 writes the normalized form ``tr(C^T Ahat)``. The profit
+    matrix of Honavar, "Evaluating model performance", is ``-C``.
 
     Examples
     --------
@@ -119,7 +119,7 @@ def bayes_decision(proba: Any, cost_matrix: Any, *, labels: Any = None) -> np.nd
     Notes
     -----
     Bayes decision theory picks the decision minimising the conditional risk
-    ``sum_i C[i, j] P(i | x)`` (source text 000, section 2.3, eqs. 15-16, and
+    ``sum_i C[i, j] P(i | x)`` (Wu, "Evaluation", section 2.3, eqs. 15-16, and
     exercise 7). The risks are compared exactly (fractions of the floats).
 
     Examples

@@ -131,7 +131,7 @@ def confusion_matrix_at_thresholds(
     -----
     For each distinct score ``t``: ``TP(t) = sum_i w_i [y_i = 1][s_i >= t]``,
     ``FP(t) = sum_i w_i [y_i = 0][s_i >= t]``, ``TN = N - FP``, ``FN = P - TP``
-    (Fawcett 2006, section 3; source text 000, section 3.2), summed exactly.
+    (Fawcett 2006, section 3; Wu, "Evaluation", section 3.2), summed exactly.
 
     References
     ----------
@@ -192,7 +192,7 @@ def roc_curve(
     Notes
     -----
     The ROC curve joins the points ``(FP(t)/N, TP(t)/P)`` for decreasing
-    thresholds, starting at (0, 0) (Fawcett 2006; source text 000, section 3.2).
+    thresholds, starting at (0, 0) (Fawcett 2006; Wu, "Evaluation", section 3.2).
 
     References
     ----------
@@ -258,7 +258,7 @@ def precision_recall_curve(
 
     Notes
     -----
-    Precision ``TP / (TP + FP)`` and recall ``TP / P`` (source text 000, eqs. 17-18,
+    Precision ``TP / (TP + FP)`` and recall ``TP / P`` (Wu, "Evaluation", eqs. 17-18,
     and exercise 5). The output order and the final point (recall 0, precision 1)
     follow scikit-learn.
 
@@ -329,7 +329,7 @@ def det_curve(
     Notes
     -----
     The points are those of the ROC curve with ``+inf`` (FP = TP = 0) prepended,
-    FNR = 1 - TPR (source text 000, section 3.1). As in scikit-learn 1.9, the curve
+    FNR = 1 - TPR (Wu, "Evaluation", section 3.1). As in scikit-learn 1.9, the curve
     is trimmed to run from the last point where FP is still 0 to the first point
     where FN is 0, then reversed so that thresholds increase.
 

@@ -222,16 +222,26 @@ def _pvalue(statistic: float, alternative: str, cdf: Any) -> float:
 # --------------------------------------------------------------------------- public twins
 
 
+def _logistic(t: float) -> float:
+    """``1 / (1 + e^-t)`` without overflow for large ``|t|``."""
+    if t >= 0:
+        return 1.0 / (1.0 + math.exp(-t))
+    small = math.exp(t)
+    return small / (1.0 + small)
+
+
 def auc_ci(
     y_true: Any,
     y_score: Any,
     *,
     confidence_level: float = 0.95,
     method: str = "delong",
+    interval: str = "logit",
     sample_weight: Any = None,
     pos_label: Any = None,
 ) -> tuple[float, tuple[float, float], float]:
-    """Normal confidence interval of the AUC with DeLong's or Hanley & McNeil's SE.
+    """Confidence interval of the AUC with DeLong's or Hanley & McNeil's SE, normal on
+    the logit scale or on the AUC scale.
 
     Parameters
     ----------
@@ -241,6 +251,8 @@ def auc_ci(
         Nominal coverage.
     method : {'delong', 'hanley_mcneil'}, default='delong'
         The standard error.
+    interval : {'logit', 'normal'}, default='logit'
+        The scale of the normal interval.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights.
     pos_label : scalar, default=None
@@ -253,7 +265,9 @@ def auc_ci(
 
     Notes
     -----
-    ``A -/+ z SE`` clipped to [0, 1]; DeLong: ``SE^2 = S10 / U + S01 / W``; Hanley &
+    ``'normal'``: ``A -/+ z SE`` clipped to [0, 1]; ``'logit'``: the bounds ``p`` with
+    ``log(p / (1 - p)) = log(A / (1 - A)) -/+ z SE / (A (1 - A))`` (the point ``A`` at
+    ``A`` = 0 or 1).  DeLong: ``SE^2 = S10 / U + S01 / W``; Hanley &
     McNeil (1982): ``SE^2 = (A(1 - A) + (U - 1)(Q1 - A^2) + (W - 1)(Q2 - A^2)) / (U W)``
     with ``Q1 = A / (2 - A)`` and ``Q2 = 2 A^2 / (1 + A)``, exact until the square root.
     """
@@ -275,9 +289,17 @@ def auc_ci(
         variance = _covariance(s10, s01, total_positive, total_negative, 0, 0)
     standard_error = math.sqrt(float(variance))
     z = _quantile(_normal_cdf, 0.5 * (1.0 + confidence_level))
-    low = max(0.0, float(auc) - z * standard_error)
-    high = min(1.0, float(auc) + z * standard_error)
-    return float(auc), (low, high), standard_error
+    area = float(auc)
+    if math.isnan(standard_error):
+        low = high = NAN
+    elif interval == "logit" and 0 < auc < 1:
+        log_odds = math.log(area / (1.0 - area))
+        step = z * standard_error / (area * (1.0 - area))
+        low, high = _logistic(log_odds - step), _logistic(log_odds + step)
+    else:
+        low = max(0.0, area - z * standard_error)
+        high = min(1.0, area + z * standard_error)
+    return area, (low, high), standard_error
 
 
 def _difference_result(

@@ -48,7 +48,8 @@ def proportion_ci(
     -----
     ``p = k/n``, ``z`` the two-sided normal critical value, ``alpha = 1 - level``:
 
-    - normal: ``p -+ z sqrt(p(1-p)/n)`` (source 001; source 003).
+    - normal: ``p -+ z sqrt(p(1-p)/n)`` ("Estimation of the hypothesis real risk";
+      Honavar, "Evaluating model performance").
     - wilson: ``(p + z^2/(2n) -+ z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``
       (Wilson 1927).
     - agresti_coull: ``n' = n + z^2``, ``p' = (k + z^2/2)/n'``,
@@ -121,8 +122,8 @@ def error_rate_ci(
 
     Notes
     -----
-    ``k = sum_i w_i [y_i != yhat_i]``, ``n = sum_i w_i`` (source 001, "The estimation
-    by the confidence interval"), counted row by row.
+    ``k = sum_i w_i [y_i != yhat_i]``, ``n = sum_i w_i`` ("Estimation of the hypothesis
+    real risk", "The estimation by the confidence interval"), counted row by row.
 
     Examples
     --------
@@ -165,8 +166,9 @@ def difference_ci(
 
     Notes
     -----
-    normal: ``d -+ z sqrt(p1(1-p1)/n1 + p2(1-p2)/n2)`` (source 001, "Comparison of two
-    hypotheses ... on two different test samples").  newcombe (Newcombe 1998, method
+    normal: ``d -+ z sqrt(p1(1-p1)/n1 + p2(1-p2)/n2)`` ("Estimation of the hypothesis
+    real risk", "Comparison of two hypotheses ... on two different test samples").
+    newcombe (Newcombe 1998, method
     10): with the Wilson intervals ``(l1, u1)`` and ``(l2, u2)``,
     ``d - sqrt((p1-l1)^2 + (u2-p2)^2)`` and ``d + sqrt((u1-p1)^2 + (p2-l2)^2)``.
     Clipped to [-1, 1].
@@ -211,8 +213,8 @@ def mean_ci(
     Notes
     -----
     Mean and ``s^2 = sum (x - mean)^2 / (k - 1)`` are summed exactly as fractions
-    (source 000, eqs. 33-34); ``c`` is the ``(1 + level)/2`` quantile of ``t(k - 1)``
-    (source 000, Algorithm 2) or of the standard normal.
+    (Wu, "Evaluation", eqs. 33-34); ``c`` is the ``(1 + level)/2`` quantile of
+    ``t(k - 1)`` (Wu, "Evaluation", Algorithm 2) or of the standard normal.
 
     Examples
     --------

@@ -28,8 +28,8 @@ def kfold_assignment(n: int, n_splits: int) -> list[int]:
 
     Notes
     -----
-    Source 000, section 1.4, eqs. 6-8: disjoint folds covering the rows, of sizes that
-    differ by at most one.
+    Wu, "Evaluation", section 1.4, eqs. 6-8: disjoint folds covering the rows, of sizes
+    that differ by at most one.
     """
     fold_of = []
     for fold in range(n_splits):
@@ -94,15 +94,20 @@ def holdout_test_counts(class_counts: list[int], n_test: int) -> list[int]:
 
 
 def cross_validation_summary(
-    scores: list[float], n_train: float, n_test: float, confidence_level: float = 0.95
+    scores: list[float],
+    n_train: float,
+    n_test: float,
+    confidence_level: float = 0.95,
+    value_range: tuple[float, float] = (-math.inf, math.inf),
 ) -> dict[str, Any]:
     """Mean, sample standard deviation, t interval and corrected interval of split scores.
 
     Notes
     -----
-    ``mean ± t s / sqrt(J)`` (source 000, eqs. 33-35; Algorithm 2) and Nadeau & Bengio's
-    (2003) ``mean ± t sqrt((1/J + n_test/n_train) s^2)``; ``t`` is the
+    ``mean ± t s / sqrt(J)`` (Wu, "Evaluation", eqs. 33-35; Algorithm 2) and Nadeau &
+    Bengio's (2003) ``mean ± t sqrt((1/J + n_test/n_train) s^2)``; ``t`` is the
     ``(1 + confidence_level)/2`` quantile of Student's t with ``J - 1`` degrees of freedom.
+    Both intervals are then cut to the metric's ``value_range``.
     """
     count = len(scores)
     mean = math.fsum(scores) / count
@@ -111,11 +116,16 @@ def cross_validation_summary(
     quantile = float(stats.t.ppf((1 + confidence_level) / 2, count - 1))
     half = quantile * std / math.sqrt(count)
     corrected_half = quantile * math.sqrt((1 / count + n_test / n_train) * variance)
+    lowest, highest = value_range
+
+    def cut(low: float, high: float) -> tuple[float, float]:
+        return max(lowest, min(highest, low)), max(lowest, min(highest, high))
+
     return {
         "mean": mean,
         "std": std,
-        "interval": (mean - half, mean + half),
-        "corrected_interval": (mean - corrected_half, mean + corrected_half),
+        "interval": cut(mean - half, mean + half),
+        "corrected_interval": cut(mean - corrected_half, mean + corrected_half),
     }
 
 
@@ -130,7 +140,8 @@ def one_standard_error_rule(
 
     Notes
     -----
-    Hastie, Tibshirani & Friedman (2001), p. 216 (source 001): find the best mean; keep
+    Hastie, Tibshirani & Friedman (2001), p. 216 (and "Estimation of the hypothesis real
+    risk", "The one standard error rule"): find the best mean; keep
     the models whose mean is within the best model's standard error of it; among them
     take the lowest complexity, then the better mean, then the first position.
     """

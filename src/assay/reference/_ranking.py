@@ -259,7 +259,7 @@ def roc_auc_score(
     -----
     Binary: ``AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i = s_j]/2) / (P N)``,
     the probability that a random positive outranks a random negative, ties counting
-    one half (Fawcett 2006, section 7; source text 000, section 3.2). Computed over
+    one half (Fawcett 2006, section 7; Wu, "Evaluation", section 3.2). Computed over
     all pairs, O(n^2).
 
     Partial (``max_fpr = a``): the trapezoid area ``A`` under the ROC points over
@@ -344,7 +344,7 @@ def average_precision_score(
     -----
     ``AP = sum_k (r_k - r_{k-1}) p_k`` over the distinct thresholds in decreasing
     order, ``r_0 = 0``, ``r_k = TP_k / P``, ``p_k = TP_k / (TP_k + FP_k)``: the
-    rectangle rule of source text 000, exercise 5(b); the all-point (uninterpolated)
+    rectangle rule of Wu, "Evaluation", exercise 5(b); the all-point (uninterpolated)
     average precision of Everingham et al.
 
     References
@@ -391,7 +391,7 @@ def pr_auc_score(
     -----
     Points ``(r_k, p_k)``, k = 1..m, one per distinct threshold (decreasing).
 
-    * 'trapezoid' (source text 000, exercise 5(a)): pseudo-point
+    * 'trapezoid' (Wu, "Evaluation", exercise 5(a)): pseudo-point
       ``(r_0, p_0) = (0, 1)``, area ``sum_k (r_k - r_{k-1}) (p_k + p_{k-1}) / 2``.
     * 'interpolated' (all-point, PASCAL VOC 2010 and later):
       ``p_interp(r) = max_{j: r_j >= r} p_j``, area
@@ -471,7 +471,8 @@ def equal_error_rate(
     Notes
     -----
     ROC points k = 0..m: ``(FPR_k, FNR_k) = (FP_k / N, 1 - TP_k / P)``, k = 0 being
-    (0, 1) (source text 001, EER; source text 000, section 3.1).
+    (0, 1) ("Estimation of the hypothesis real risk", EER; Wu, "Evaluation", section
+    3.1).
     'interpolate': the first k with ``FPR_k >= FNR_k``; if equal the EER is
     ``FPR_k``, otherwise the crossing of the segment from point k-1 to k with the
     line FPR = FNR. 'nearest': the first k minimising ``|FPR_k - FNR_k|``,

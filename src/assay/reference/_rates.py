@@ -86,8 +86,9 @@ def precision_score(
 
     Notes
     -----
-    ``Precision_j = n_jj / |R_j|`` (source text 002, "Precision"; source text 000,
-    eq. 17; source text 003 also calls it specificity).
+    ``Precision_j = n_jj / |R_j|`` ("Classification validation", slide "Precision"; Wu,
+    "Evaluation", eq. 17; Honavar, "Evaluating model performance", also calls it
+    specificity).
 
     Examples
     --------
@@ -136,8 +137,8 @@ def recall_score(
 
     Notes
     -----
-    ``Recall_i = n_ii / |D_i|`` (source text 002, "Recall"; source text 000, eq. 18;
-    source text 003, sensitivity).
+    ``Recall_i = n_ii / |D_i|`` ("Classification validation", slide "Recall"; Wu,
+    "Evaluation", eq. 18; Honavar, "Evaluating model performance", sensitivity).
 
     Examples
     --------
@@ -182,8 +183,9 @@ def specificity_score(
 
     Notes
     -----
-    ``TNR = Recall_N`` (source text 002, "TPR, FPR"; source text 000, section 3.1;
-    source text 003 uses the same formula for specificity_1 = 30/35).
+    ``TNR = Recall_N`` ("Classification validation", slide "TPR, FPR"; Wu, "Evaluation",
+    section 3.1; Honavar, "Evaluating model performance", uses the same formula for
+    specificity_1 = 30/35).
 
     Examples
     --------
@@ -230,7 +232,8 @@ def npv_score(
 
     Notes
     -----
-    The negative-class precision ``Precision_N`` (source text 002; source text 001, NPV).
+    The negative-class precision ``Precision_N`` ("Classification validation";
+    "Estimation of the hypothesis real risk", NPV).
 
     Examples
     --------
@@ -275,7 +278,8 @@ def false_positive_rate(
 
     Notes
     -----
-    ``FPR = 1 - Recall_N`` (source text 002; source text 003, false alarm = 5/35).
+    ``FPR = 1 - Recall_N`` ("Classification validation"; Honavar, "Evaluating model
+    performance", false alarm = 5/35).
 
     Examples
     --------
@@ -320,7 +324,7 @@ def false_negative_rate(
 
     Notes
     -----
-    ``FNR = 1 - Recall_P`` (source text 002; source text 000, section 3.1).
+    ``FNR = 1 - Recall_P`` ("Classification validation"; Wu, "Evaluation", section 3.1).
 
     Examples
     --------
@@ -365,8 +369,8 @@ def false_discovery_rate(
 
     Notes
     -----
-    ``FDR = 1 - precision`` (source text 001, FDP; source text 003, the "false alarm"
-    of some authors).
+    ``FDR = 1 - precision`` ("Estimation of the hypothesis real risk", FDP; Honavar,
+    "Evaluating model performance", the "false alarm" of some authors).
 
     Examples
     --------
@@ -411,8 +415,8 @@ def f1_score(
 
     Notes
     -----
-    ``F = 2 TP / (2 TP + FP + FN)`` (source text 000, eq. 20; source text 002,
-    ``F_i = 2 n_ii / (|D_i| + |R_i|)``, whose overall F is the macro mean).
+    ``F = 2 TP / (2 TP + FP + FN)`` (Wu, "Evaluation", eq. 20; "Classification
+    validation", ``F_i = 2 n_ii / (|D_i| + |R_i|)``, whose overall F is the macro mean).
 
     Examples
     --------
@@ -471,7 +475,7 @@ def fbeta_score(
 
     Notes
     -----
-    ``F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)`` (source text 000, eq. 21,
+    ``F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)`` (Wu, "Evaluation", eq. 21,
     rewritten with counts); ``beta = inf`` gives the recall, ``beta = 0`` the precision.
 
     Examples

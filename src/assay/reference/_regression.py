@@ -87,7 +87,7 @@ def mean_squared_error(
 
     Notes
     -----
-    The mean squared error of source text 000, section 1.2 (and exercise 2: the
+    The mean squared error (Wu, "Evaluation", section 1.2, and exercise 2: the
     squared error is the MSE times the number of examples).
 
     Examples
@@ -119,7 +119,7 @@ def root_mean_squared_error(
 
     Notes
     -----
-    ``RMSE_j = sqrt(MSE_j)`` (source text 000, section 1.2), then averaged over the
+    ``RMSE_j = sqrt(MSE_j)`` (Wu, "Evaluation", section 1.2), then averaged over the
     outputs like scikit-learn.
 
     Examples
@@ -151,8 +151,9 @@ def mean_absolute_error(
 
     Notes
     -----
-    The absolute loss; its minimiser is the median (source text 004, bias-variance
-    for general losses, main prediction of the absolute loss).
+    The absolute loss; its minimiser is the median (Gama, "Evaluation of classification
+    and regression algorithms", bias-variance for general losses, main prediction of
+    the absolute loss).
 
     Examples
     --------

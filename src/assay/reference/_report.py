@@ -52,8 +52,8 @@ def classification_report(
 
     Notes
     -----
-    The rows of source text 002 (class-specific precision, recall, F) and the macro
-    mean "overall F"; same layout as scikit-learn's report.
+    The rows of the "Classification validation" slides (class-specific precision,
+    recall, F) and the macro mean "overall F"; same layout as scikit-learn's report.
 
     Examples
     --------

@@ -245,7 +245,7 @@ def paired_ttest(
 
     Notes
     -----
-    Source text 000, Algorithm 2; mean and ``s^2`` exact.
+    Wu, "Evaluation", Algorithm 2; mean and ``s^2`` exact.
     """
     x = _differences(a, b)
     n = len(x)
