@@ -227,9 +227,10 @@ _OPTIONS: dict[str, Any] = {
 }
 
 
-# Options of the functions that Numba compiles inline from an ``overload`` (the
-# compile-time dispatch of the ranking scans); they are cached with their callers.
-OVERLOAD_OPTIONS: Any = {"cache": CACHE, "nogil": True, "error_model": "numpy"}
+# Options of the functions that Numba inlines from an ``overload`` (the compile-time
+# dispatch of the ranking scans): their code is compiled into, and cached with, the
+# kernel that calls them, so they keep no cache of their own.
+OVERLOAD_OPTIONS: Any = {"nogil": True, "error_model": "numpy"}
 
 
 def jit(function: F) -> F:
