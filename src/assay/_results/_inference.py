@@ -109,16 +109,24 @@ class ComparisonResult(_ResultMixin):
     difference : float
         ``estimate_a - estimate_b``.
     confidence_interval : ConfidenceInterval
-        ``(low, high)`` interval of the difference at ``confidence_level``.
+        ``(low, high)`` interval of the difference at ``confidence_level``: two-sided,
+        or one-sided for a one-sided ``alternative`` (``high`` or ``low`` is then the
+        end of the range of the difference).  NaN for the permutation test.
     pvalue : float
         p-value of the null hypothesis that the difference is 0, against
-        ``alternative``.
+        ``alternative``.  For the bootstrap it inverts ``confidence_interval``:
+        ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0.
     alternative : str
         ``'two-sided'`` (the difference is not 0), ``'greater'`` (A is larger) or
         ``'less'`` (A is smaller).
     method : str
         ``'bootstrap'`` (paired resamples of the rows) or ``'permutation'`` (the two
         models' predictions swapped per example).
+    interval : str or None
+        The bootstrap interval that gave ``confidence_interval`` and ``pvalue``:
+        ``'percentile'``, ``'basic'`` or ``'bca'`` (``'percentile'`` when BCa was asked
+        for but is undefined on the data, with a warning); None for the permutation
+        test.
     confidence_level : float
         Nominal coverage of the interval, in (0, 1).
     n_resamples : int
@@ -153,6 +161,7 @@ class ComparisonResult(_ResultMixin):
     rng_seed: int | None
     metric: str
     resampled_differences: np.ndarray
+    interval: str | None = None
 
     def __post_init__(self) -> None:
         self._normalise(
@@ -161,6 +170,8 @@ class ComparisonResult(_ResultMixin):
             strings=("alternative", "method", "metric"),
             arrays=("resampled_differences",),
         )
+        if self.interval is not None:
+            object.__setattr__(self, "interval", str(self.interval))
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)

@@ -39,7 +39,9 @@ from assay._validation import (
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._intervals import bootstrap_summary, drop_undefined
+from assay.inference._interval_pvalues import interval_family, inverted_interval
+from assay.inference._intervals import BootstrapSummary, bootstrap_summary, drop_undefined
+from assay.inference._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
 from assay.inference._plans import (
     JointCells,
     PairedRowsPlan,
@@ -53,7 +55,7 @@ from assay.inference._plans import (
     rows_plan,
     scalar,
 )
-from assay.inference._pvalues import bootstrap_pvalue, permutation_pvalue
+from assay.inference._pvalues import permutation_pvalue
 from assay.inference._resampling import (
     accepts_sample_weight,
     check_weights_supported,
@@ -68,6 +70,8 @@ from assay.metrics._registry import MetricDeclaration
 __all__ = ["compare"]
 
 _SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+
+Jackknife = tuple[np.ndarray, np.ndarray]  # (values, counts) of the difference
 
 
 def _run_pairs(
@@ -363,7 +367,9 @@ def _paired_distribution(
     n_resamples: int,
     progress: bool,
     metric_kwargs: dict[str, Any],
-) -> tuple[np.ndarray, np.ndarray]:
+    bca: bool = False,
+) -> tuple[np.ndarray, np.ndarray, Jackknife | None]:
+    """Both models' replicates, and with ``bca`` the jackknife of their difference."""
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     n = len(y_true)
     clusters = cluster_codes(groups, n)
@@ -385,7 +391,8 @@ def _paired_distribution(
                 sample_weight=sample_weight,
                 clusters=clusters,
             )
-            return _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
+            pairs = _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
+            return (*pairs, ranking_jackknife(streamed, code, option, seed) if bca else None)
         rows = paired_rows_plan(
             y_true,
             pred_a,
@@ -393,7 +400,7 @@ def _paired_distribution(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
         )
-        return _permuted_pairs(rows, code, option, seed, n_resamples, progress)
+        return (*_permuted_pairs(rows, code, option, seed, n_resamples, progress), None)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None
@@ -403,7 +410,7 @@ def _paired_distribution(
     ):
         assert declaration.from_confusion is not None
         cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
-        return _cells_pairs(
+        pairs = _cells_pairs(
             cells,
             declaration.from_confusion.from_confusion,
             permutation,
@@ -412,8 +419,11 @@ def _paired_distribution(
             n_resamples,
             progress,
         )
+        if not bca:
+            return (*pairs, None)
+        return (*pairs, cells_jackknife(cells, declaration.from_confusion.from_confusion))
     weights = as_sample_weight(sample_weight, n)
-    return _rows_pairs(
+    pairs = _rows_pairs(
         function,
         y_true,
         pred_a,
@@ -428,6 +438,40 @@ def _paired_distribution(
         n_resamples,
         progress,
     )
+    if not bca:
+        return (*pairs, None)
+    plan = rows_plan(y_true, n, stratify, clusters)
+    jackknife = rows_jackknife(function, y_true, pred_a, pred_b, weights, options, plan, seed)
+    return (*pairs, jackknife)
+
+
+def _difference_range(declaration: MetricDeclaration | None) -> tuple[float, float]:
+    """``(low - high, high - low)`` of the metric's declared range; infinite for a callable."""
+    low, high = declaration.value_range if declaration is not None else (-np.inf, np.inf)
+    return float(low - high), float(high - low)
+
+
+def _interval_and_pvalue(
+    summary: BootstrapSummary,
+    difference: float,
+    jackknife: Jackknife | None,
+    confidence_level: float,
+    alternative: str,
+    value_range: tuple[float, float],
+) -> tuple[ConfidenceInterval, float]:
+    """The interval of ``summary.method`` (one-sided for a one-sided alternative) and the
+    p-value that inverts it."""
+    if summary.bootstrap_distribution.shape[0] == 0 or (
+        summary.method != "percentile" and not np.isfinite(difference)
+    ):
+        return ConfidenceInterval(float("nan"), float("nan")), float("nan")
+    family = interval_family(
+        summary.bootstrap_distribution,
+        difference,
+        summary.method,
+        *(jackknife if jackknife is not None else (None, None)),
+    )
+    return inverted_interval(family, confidence_level, alternative, value_range)
 
 
 def compare(
@@ -537,7 +581,7 @@ def compare(
     )
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    check_option(interval, "interval", ("percentile", "basic"))
+    check_option(interval, "interval", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
     if permutation and (stratify or groups is not None or resampling != "multinomial"):
         raise ValueError(
@@ -564,6 +608,7 @@ def compare(
     estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
     difference = estimate_a - estimate_b
 
+    jackknife: Jackknife | None = None
     differing = _differing_rows(pred_a, pred_b)
     exact = permutation and 2 ** min(differing.shape[0], 62) <= n_resamples
     if exact:
@@ -575,7 +620,7 @@ def compare(
         differences = differences[~np.isnan(differences)]
         n_resamples = differences.shape[0] + n_undefined
     else:
-        values_a, values_b = _paired_distribution(
+        values_a, values_b, jackknife = _paired_distribution(
             declaration,
             function,
             y_true,
@@ -590,6 +635,7 @@ def compare(
             n_resamples=n_resamples,
             progress=progress,
             metric_kwargs=metric_kwargs,
+            bca=interval == "bca" and not permutation,
         )
         differences = values_a - values_b
         if permutation:
@@ -604,18 +650,28 @@ def compare(
             )
         pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
         interval_found = ConfidenceInterval(float("nan"), float("nan"))
+        interval_used = None
     else:
         summary = bootstrap_summary(
             differences,
             difference,
             method=interval,
             confidence_level=confidence_level,
+            jackknife_values=None if jackknife is None else jackknife[0],
+            jackknife_counts=None if jackknife is None else jackknife[1],
             stacklevel=3,
         )
-        interval_found = summary.confidence_interval
+        interval_found, pvalue = _interval_and_pvalue(
+            summary,
+            difference,
+            jackknife,
+            confidence_level,
+            alternative,
+            _difference_range(declaration),
+        )
         differences = summary.bootstrap_distribution
         n_undefined = summary.n_undefined
-        pvalue = bootstrap_pvalue(differences, difference, alternative)
+        interval_used = summary.method
     return ComparisonResult(
         estimate_a=estimate_a,
         estimate_b=estimate_b,
@@ -624,6 +680,7 @@ def compare(
         pvalue=float(pvalue),
         alternative=alternative,
         method=method + (" (exact)" if exact else ""),
+        interval=interval_used,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         n_undefined=n_undefined,
