@@ -4,8 +4,9 @@ Both models are scored on the same rows, so their estimates are correlated; a pa
 procedure keeps the pairing.
 
 ``method="bootstrap"``
-    Both models see the same replicate (the same row counts), and the interval and the
-    p-value come from the replicates of the difference ``metric(A) - metric(B)``.
+    Both models see the same replicate (the same row counts); the interval comes from
+    the replicates of the difference ``metric(A) - metric(B)``, and the p-value inverts
+    that interval (:mod:`assay.inference._interval_pvalues`), so the two never disagree.
 ``method="permutation"``
     Under the null hypothesis that the two models are exchangeable, each row's two
     predictions are swapped with probability 1/2; the p-value is the share of such
@@ -39,8 +40,8 @@ from assay._validation import (
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._interval_pvalues import interval_family, inverted_interval
-from assay.inference._intervals import BootstrapSummary, bootstrap_summary, drop_undefined
+from assay.inference._interval_pvalues import difference_range, summary_interval_and_pvalue
+from assay.inference._intervals import bootstrap_summary, drop_undefined
 from assay.inference._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
 from assay.inference._plans import (
     JointCells,
@@ -70,8 +71,6 @@ from assay.metrics._registry import MetricDeclaration
 __all__ = ["compare"]
 
 _SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
-
-Jackknife = tuple[np.ndarray, np.ndarray]  # (values, counts) of the difference
 
 
 def _run_pairs(
@@ -368,7 +367,7 @@ def _paired_distribution(
     progress: bool,
     metric_kwargs: dict[str, Any],
     bca: bool = False,
-) -> tuple[np.ndarray, np.ndarray, Jackknife | None]:
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
     """Both models' replicates, and with ``bca`` the jackknife of their difference."""
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     n = len(y_true)
@@ -445,35 +444,6 @@ def _paired_distribution(
     return (*pairs, jackknife)
 
 
-def _difference_range(declaration: MetricDeclaration | None) -> tuple[float, float]:
-    """``(low - high, high - low)`` of the metric's declared range; infinite for a callable."""
-    low, high = declaration.value_range if declaration is not None else (-np.inf, np.inf)
-    return float(low - high), float(high - low)
-
-
-def _interval_and_pvalue(
-    summary: BootstrapSummary,
-    difference: float,
-    jackknife: Jackknife | None,
-    confidence_level: float,
-    alternative: str,
-    value_range: tuple[float, float],
-) -> tuple[ConfidenceInterval, float]:
-    """The interval of ``summary.method`` (one-sided for a one-sided alternative) and the
-    p-value that inverts it."""
-    if summary.bootstrap_distribution.shape[0] == 0 or (
-        summary.method != "percentile" and not np.isfinite(difference)
-    ):
-        return ConfidenceInterval(float("nan"), float("nan")), float("nan")
-    family = interval_family(
-        summary.bootstrap_distribution,
-        difference,
-        summary.method,
-        *(jackknife if jackknife is not None else (None, None)),
-    )
-    return inverted_interval(family, confidence_level, alternative, value_range)
-
-
 def compare(
     metric: Any,
     y_true: Any,
@@ -484,7 +454,7 @@ def compare(
     n_resamples: int | None = None,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    interval: str = "percentile",
+    interval: str = "basic",
     stratify: bool = False,
     groups: Any = None,
     resampling: str = "multinomial",
@@ -505,16 +475,25 @@ def compare(
     pred_a, pred_b : array-like
         Predictions or scores of model A and model B, row by row.
     method : {"bootstrap", "permutation"}, default="bootstrap"
-        Paired bootstrap (an interval and a p-value for the difference) or paired
-        permutation test (a p-value; no interval).
+        Paired bootstrap (an interval of the difference and the p-value that inverts
+        it) or paired permutation test (a p-value; no interval).
     n_resamples : int, optional
         Replicates: 2000 for the bootstrap, 9999 for the permutation test by default.
     confidence_level : float in (0, 1), default=0.95
         Coverage of the bootstrap interval of the difference.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        The alternative hypothesis about ``metric(A) - metric(B)``.
-    interval : {"percentile", "basic"}, default="percentile"
-        Bootstrap interval of the difference.
+        The alternative hypothesis about ``metric(A) - metric(B)``.  With a one-sided
+        alternative the bootstrap interval is one-sided at ``confidence_level``:
+        ``(low, upper end)`` for ``"greater"``, ``(lower end, high)`` for ``"less"``,
+        where the ends are those of the range of the difference (``high - low`` of the
+        metric's declared range, e.g. 1 for an AUC; infinite for a callable).
+    interval : {"basic", "percentile", "bca"}, default="basic"
+        Bootstrap interval of the difference, and the one its p-value inverts: basic
+        (reverse percentile), percentile, or bias-corrected and accelerated, with the
+        jackknife in closed form for ROC AUC (both models' placements) and
+        confusion-matrix metrics (one value per joint cell), a delete-a-group
+        jackknife over 100 groups of rows otherwise.  The default has the best
+        coverage in the simulation of the Notes.
     stratify : bool, default=False
         Bootstrap only: keep the class counts fixed in every replicate.
     groups : array-like of shape (n_samples,), default=None
@@ -535,8 +514,8 @@ def compare(
     ComparisonResult
         ``estimate_a``, ``estimate_b``, ``difference`` (A - B), ``confidence_interval``
         of the difference (NaN for the permutation test), ``pvalue``, ``alternative``,
-        ``method``, ``n_resamples``, ``n_undefined``, ``rng_seed`` and the resampled
-        differences.
+        ``method``, ``interval`` (the interval method used), ``n_resamples``,
+        ``n_undefined``, ``rng_seed`` and the resampled differences.
 
     Raises
     ------
@@ -549,17 +528,61 @@ def compare(
     -----
     UndefinedMetricWarning
         When the difference was undefined in some replicates (left out and counted).
+    DegenerateDataWarning
+        When BCa is undefined on the data (all replicates equal, all on one side of the
+        difference, an undefined acceleration): the percentile interval and its p-value
+        are reported instead, and ``result.interval`` is ``'percentile'``.
 
     Notes
     -----
     Bootstrap: both models are evaluated on the same replicate, so the distribution of
-    the difference keeps their correlation; the p-value inverts the bootstrap
-    distribution of the centred difference (Hall & Wilson 1991). Permutation: each row's
-    two predictions are exchanged with probability 1/2; the p-value is
-    ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010), or exact when every swap pattern
-    of the differing rows can be enumerated (at most ``n_resamples`` patterns). The
-    source texts compare two classifiers with McNemar's test on the same idea (001,
-    "Comparing two hypotheses"; 000, exercise 10).
+    the difference keeps their correlation.  The p-value is the level at which the
+    reported interval's bound reaches 0, so that ``pvalue < 1 - confidence_level``
+    exactly when the interval excludes 0, at every level.  With ``q`` the type-7
+    quantile of the replicates, ``u<=`` the largest level with ``q(u) <= c`` and ``u>=``
+    the smallest with ``q(u) >= c``, the one-sided p-values are
+
+    - percentile: ``u<=(0)`` (greater), ``1 - u>=(0)`` (less): the interpolated share
+      of replicates on the far side of 0;
+    - basic: ``1 - u>=(2 d)`` (greater), ``u<=(2 d)`` (less): the interpolated centred
+      test, the share of ``d* - d`` beyond ``d`` (Hall & Wilson 1991);
+    - BCa: Efron's (1987) level solved for the tail at which the bound reaches 0,
+      ``Phi(y / (1 + a y) - z0)`` with ``y = Phi^-1(u<=(0)) - z0`` (greater), and the
+      mirror image with ``u>=(0)`` (less);
+
+    and the two-sided p-value is twice the smaller one (at most 1).  A p-value of 0
+    means that every replicate lies on one side of 0: the widest interval the
+    replicates support excludes 0 (its resolution is about ``1 / n_resamples``).
+    Permutation: each row's two predictions are exchanged with probability 1/2; the
+    p-value is ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010), or exact when every
+    swap pattern of the differing rows can be enumerated (at most ``n_resamples``
+    patterns). The source texts compare two classifiers with McNemar's test on the
+    same idea (001, "Comparing two hypotheses"; 000, exercise 10).
+
+    Coverage of the 95 % intervals of the difference (1000 simulated data sets per
+    row, B = 1000; Monte Carlo standard error 0.7 points; the designs are in the slow
+    test ``tests/inference/test_compare_coverage.py``, which reruns them):
+
+    | data                                  | percentile | basic | BCa   |
+    |---------------------------------------|------------|-------|-------|
+    | AUC 0.99 vs 0.98, n = 300 (skewed)    | 0.939      | 0.950 | 0.916 |
+    | AUC 0.80 vs 0.75, n = 300             | 0.947      | 0.946 | 0.949 |
+    | AUC 0.80 vs 0.75, n = 2000            | 0.952      | 0.953 | 0.953 |
+    | accuracy 0.85 vs 0.80, n = 300        | 0.942      | 0.948 | 0.937 |
+
+    The basic interval, the default, is within Monte Carlo error of the best in every
+    row and the closest to 95 % where the bootstrap distribution is skewed (two AUCs
+    near 1), where BCa and, less so, the percentile interval undercover.
+
+    References
+    ----------
+    B. Efron, "Better bootstrap confidence intervals", JASA 82 (1987).
+    P. Hall and S. R. Wilson, "Two guidelines for bootstrap hypothesis testing",
+    Biometrics 47 (1991).
+    A. C. Davison and D. V. Hinkley, *Bootstrap Methods and their Application* (1997),
+    ch. 4-5.
+    B. Phipson and G. K. Smyth, "Permutation p-values should never be zero",
+    Statistical Applications in Genetics and Molecular Biology 9 (2010).
 
     Examples
     --------
@@ -572,6 +595,9 @@ def compare(
     ...                        n_resamples=500, rng=2)
     >>> bool(result.difference > 0 and result.pvalue < 0.05)
     True
+    >>> low, high = result.confidence_interval  # the interval the p-value inverts
+    >>> result.interval, bool(low > 0 or high < 0)
+    ('basic', True)
     """
     declaration, function, name = resolve_metric(metric)
     check_option(method, "method", ("bootstrap", "permutation"))
@@ -608,7 +634,7 @@ def compare(
     estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
     difference = estimate_a - estimate_b
 
-    jackknife: Jackknife | None = None
+    jackknife: tuple[np.ndarray, np.ndarray] | None = None
     differing = _differing_rows(pred_a, pred_b)
     exact = permutation and 2 ** min(differing.shape[0], 62) <= n_resamples
     if exact:
@@ -661,13 +687,13 @@ def compare(
             jackknife_counts=None if jackknife is None else jackknife[1],
             stacklevel=3,
         )
-        interval_found, pvalue = _interval_and_pvalue(
+        interval_found, pvalue = summary_interval_and_pvalue(
             summary,
             difference,
             jackknife,
             confidence_level,
             alternative,
-            _difference_range(declaration),
+            difference_range(declaration),
         )
         differences = summary.bootstrap_distribution
         n_undefined = summary.n_undefined

@@ -53,17 +53,21 @@ from assay.exceptions import DegenerateDataWarning
 from assay.inference._intervals import (
     INTERVAL_METHODS,
     QUANTILE_METHOD,
+    BootstrapSummary,
     bca_level,
     bca_parameters,
 )
 from assay.inference._pvalues import _observed_or_nan
 from assay.inference._replicates import as_replicates
+from assay.metrics._registry import MetricDeclaration
 
 __all__ = [
     "IntervalFamily",
     "bootstrap_pvalue",
+    "difference_range",
     "interval_family",
     "inverted_interval",
+    "summary_interval_and_pvalue",
     "tail_thresholds",
 ]
 
@@ -326,6 +330,36 @@ def inverted_interval(
     return ConfidenceInterval(low, high), pvalue
 
 
+def difference_range(declaration: MetricDeclaration | None) -> tuple[float, float]:
+    """``(low - high, high - low)`` of the metric's declared range; infinite for a callable."""
+    low, high = declaration.value_range if declaration is not None else (-np.inf, np.inf)
+    return float(low - high), float(high - low)
+
+
+def summary_interval_and_pvalue(
+    summary: BootstrapSummary,
+    difference: float,
+    jackknife: tuple[np.ndarray, np.ndarray] | None,
+    confidence_level: float,
+    alternative: str,
+    value_range: tuple[float, float],
+) -> tuple[ConfidenceInterval, float]:
+    """The interval of ``summary.method`` (one-sided for a one-sided alternative, kept in
+    ``value_range``) and the p-value that inverts it; both NaN when no replicate is
+    defined, or when the interval needs the difference and it is not finite."""
+    if summary.bootstrap_distribution.shape[0] == 0 or (
+        summary.method != "percentile" and not np.isfinite(difference)
+    ):
+        return ConfidenceInterval(float("nan"), float("nan")), float("nan")
+    family = interval_family(
+        summary.bootstrap_distribution,
+        difference,
+        summary.method,
+        *(jackknife if jackknife is not None else (None, None)),
+    )
+    return inverted_interval(family, confidence_level, alternative, value_range)
+
+
 def bootstrap_pvalue(
     distribution: Any,
     difference: float,
@@ -410,7 +444,7 @@ def bootstrap_pvalue(
     values = as_replicates(distribution, "distribution")
     value = float(difference)
     if interval != "percentile":  # the percentile interval does not use the estimate
-        value = _observed_or_nan(difference, "difference", stacklevel + 1)
+        value = _observed_or_nan(difference, "difference", stacklevel)
         if np.isnan(value):
             return value
     family = interval_family(

@@ -330,7 +330,8 @@ def bca_level(z0: float, acceleration: float, z: float) -> float:
     acceleration : float
         Acceleration (:func:`acceleration`), finite.
     z : float
-        A finite standard normal quantile, ``Phi^-1`` of a nominal tail level.
+        A standard normal quantile, ``Phi^-1`` of a nominal tail level (infinite for
+        the level 0 or 1: the level is then the limit).
 
     Returns
     -------
@@ -351,6 +352,10 @@ def bca_level(z0: float, acceleration: float, z: float) -> float:
     1.0
     """
     w = z0 + z
+    if np.isinf(w):  # the limit: 0 or 1, or the asymptote Phi(z0 - 1 / a) before the pole
+        if acceleration == 0.0 or (acceleration > 0.0) == (w > 0.0):
+            return 1.0 if w > 0.0 else 0.0
+        return float(ndtr(z0 - 1.0 / acceleration))
     denominator = 1.0 - acceleration * w
     if not denominator > 0.0:
         return 1.0 if acceleration > 0.0 else 0.0
