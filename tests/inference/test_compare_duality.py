@@ -276,3 +276,29 @@ def test_the_result_names_the_interval_and_bca_falls_back_with_its_pvalue() -> N
                                n_resamples=50, rng=1)  # fmt: skip
     assert result.interval == "percentile"
     assert result.confidence_interval == (0.0, 0.0) and result.pvalue == 1.0
+
+
+@pytest.mark.parametrize(
+    "metric, options",
+    [
+        (assay.roc_auc_score, {"groups": np.arange(120) // 3}),  # clusters: grouped jackknife
+        (assay.roc_auc_score, {"stratify": True}),
+        (assay.roc_auc_score, {"resampling": "poisson"}),
+        (assay.roc_auc_score, {"max_fpr": 0.5}),  # partial AUC: grouped jackknife
+        (assay.f1_score, {"sample_weight": np.arange(120) % 3 + 1.0}),  # generic path
+        (assay.mean_squared_error, {}),  # values metric, unbounded range
+    ],
+)
+def test_bca_and_duality_with_every_bootstrap_option(metric, options) -> None:
+    rng = np.random.default_rng(16)
+    y, score = assay.datasets.binormal_scores(120, auc=0.8, prevalence=0.4, rng=17)
+    a, b = score, score + rng.normal(scale=0.4, size=120)
+    if metric is assay.f1_score:
+        a, b = (a > 0.5).astype(int), (b > 0.5).astype(int)
+    if metric is assay.mean_squared_error:
+        y = score + rng.normal(scale=0.2, size=120)
+    for level in LEVELS:
+        result = assay.compare(metric, y, a, b, interval="bca", n_resamples=300, rng=18,
+                               confidence_level=level, **options)  # fmt: skip
+        assert result.interval == "bca"
+        assert (result.pvalue < 1.0 - level) == _excludes_zero(result.confidence_interval)

@@ -29,6 +29,7 @@ from assay.inference._intervals import (
     acceleration,
     basic_interval,
     bca_interval,
+    bca_level,
     bias_correction,
     percentile_interval,
 )
@@ -270,3 +271,24 @@ def test_bounds_are_kept_in_the_range() -> None:
     (low, high), pvalue = inverted_interval(family, 0.9, "two-sided", (-1.0, 1.0))
     assert high == 1.0 and low == basic_interval(values, 0.9, 0.9).low > 0.0
     assert pvalue < 0.1
+
+
+def test_bca_levels_at_infinite_quantiles_are_the_limits() -> None:
+    # Phi(z0 + w / (1 - a w)) as w -> +-inf: past the pole the limit 0 or 1; before it,
+    # the asymptote Phi(z0 - 1 / a).  A tail level of 0 or 1 gives such a quantile.
+    assert bca_level(0.2, 0.1, np.inf) == 1.0
+    assert bca_level(0.2, -0.1, -np.inf) == 0.0
+    assert bca_level(0.2, 0.1, -np.inf) == pytest.approx(stats.norm.cdf(0.2 - 10.0), rel=ROUNDING)
+    assert bca_level(0.2, -0.1, np.inf) == pytest.approx(stats.norm.cdf(0.2 + 10.0), rel=ROUNDING)
+    assert bca_level(0.2, 0.0, np.inf) == 1.0 and bca_level(0.2, 0.0, -np.inf) == 0.0
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_bca_pvalue_of_replicates_on_one_side_with_either_acceleration(sign) -> None:
+    # every replicate above 0; the search for the upper threshold evaluates the interval
+    # at tail levels next to 0, where Phi^-1(1 - t) is infinite
+    values = np.linspace(0.01, 0.05, 200)
+    jackknife = (sign * np.array([0.0, 0.0, 0.0, 1.0]), np.ones(4))
+    family = interval_family(values, 0.03, "bca", *jackknife)
+    assert np.sign(family.acceleration) == -sign
+    assert tail_thresholds(family) == (0.0, 1.0)
