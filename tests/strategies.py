@@ -273,3 +273,55 @@ def metric_options(draw: st.DrawFn, name: str, binary: bool) -> dict:
     if name == "r2_score":
         options["force_finite"] = draw(st.booleans())
     return options
+
+
+# --- Bootstrap replicates and paired models (p-values that invert intervals). ---
+
+# Replicate values of a difference on a grid that holds 0 exactly: ties, and crossings of
+# 0 at a replicate, where the type-7 quantile is exact and the p-value lands on the grid
+# of levels j / (B - 1).
+_DIFFERENCE_GRID = (-0.5, -0.125, -0.0625, 0.0, 0.03125, 0.0625, 0.125, 0.25, 1.0)
+
+
+@st.composite
+def bootstrap_replicates(draw: st.DrawFn, max_size: int = 250) -> np.ndarray:
+    """Finite replicates of a difference: on a grid holding 0, continuous, continuous with
+    one replicate exactly 0, or all on one side of 0.
+
+    The sizes include B = 21, 41, 101 and 201, for which the usual tail levels
+    (0.025, 0.05, ...) fall on the grid of levels j / (B - 1).
+    """
+    size = draw(st.sampled_from([1, 2, 21, 41, 101, 201]) | st.integers(1, max_size))
+    kind = draw(st.sampled_from(["grid", "continuous", "zero replicate", "one side"]))
+    if kind == "grid":
+        elements = st.sampled_from(_DIFFERENCE_GRID)
+    else:
+        elements = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
+    values = np.asarray(draw(hnp.arrays(np.float64, size, elements=elements)), dtype=np.float64)
+    if kind == "zero replicate":
+        values = values - values[draw(st.integers(0, size - 1))]
+    elif kind == "one side":
+        values = np.abs(values) + 1e-3
+    return values
+
+
+@st.composite
+def jackknife_values(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, counts)`` of a jackknife: 2 to 30 values, skewed or not, counts 1 to 5."""
+    size = draw(st.integers(2, 30))
+    values = np.asarray(
+        draw(hnp.arrays(np.float64, size, elements=st.floats(-1.0, 1.0, allow_subnormal=False))),
+        dtype=np.float64,
+    )
+    counts = np.asarray(draw(hnp.arrays(np.int64, size, elements=st.integers(1, 5))))
+    return values, counts.astype(np.float64)
+
+
+@st.composite
+def paired_labels(draw: st.DrawFn, max_n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(y_true, pred_a, pred_b)``: two classifiers' integer labels on the same rows."""
+    y_true, pred_a, _ = draw(class_labels(min_n=4, max_n=max_n, min_classes=2, kinds=("int",)))
+    k = int(max(y_true.max(), pred_a.max())) + 1
+    other = np.asarray(draw(hnp.arrays(np.int64, y_true.shape[0], elements=st.integers(0, k - 1))))
+    copied = np.asarray(draw(hnp.arrays(np.bool_, y_true.shape[0])))
+    return y_true, pred_a, np.where(copied, y_true, other)

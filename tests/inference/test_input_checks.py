@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from assay import _validation as v
+from assay.inference._interval_pvalues import bootstrap_pvalue
 from assay.inference._intervals import (
     acceleration,
     basic_interval,
     bca_interval,
-    bootstrap_pvalue,
     bootstrap_summary,
     drop_undefined,
     percentile_interval,
@@ -127,7 +127,18 @@ GOOD = np.array([0.1, 0.2, 0.3, 0.4])
             r"`null_distribution` contains 1 NaN values",
         ),
         (lambda: permutation_pvalue(GOOD, np.inf, "less"), r"`observed` must be finite or NaN"),
-        (lambda: bootstrap_pvalue(GOOD, -np.inf, "less"), r"`difference` must be finite or NaN"),
+        (
+            lambda: bootstrap_pvalue(GOOD, -np.inf, "less", interval="basic"),
+            r"`difference` must be finite or NaN",
+        ),
+        (
+            lambda: bootstrap_pvalue(GOOD, 0.2, "less", interval="bca"),
+            r"`method`='bca' needs `jackknife_values` and `jackknife_counts`",
+        ),
+        (
+            lambda: bootstrap_pvalue(GOOD, 0.2, "less", interval="studentized"),
+            r"`interval` must be one of \['percentile', 'basic', 'bca'\]; got 'studentized'",
+        ),
     ],
 )
 def test_error_messages(call, message) -> None:

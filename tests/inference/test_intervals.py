@@ -8,6 +8,8 @@ BCa formulas of Efron & Tibshirani (1993, ch. 14) evaluated here with
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -241,8 +243,40 @@ def test_symmetric_case_reproduces_the_percentile_interval() -> None:
 def test_degenerate_levels_are_nan() -> None:
     assert np.isnan(bca_levels(np.inf, 0.0, 0.95)).all()
     assert np.isnan(bca_levels(0.0, np.nan, 0.95)).all()
-    assert np.isnan(bca_levels(0.0, 0.9, 0.95)).all()  # 1 - a (z0 + 1.96) < 0
-    assert np.isnan(bca_levels(6.0, 0.0, 0.95)).all()  # Phi(13.96) == 1.0 in float64
+
+
+def test_levels_past_the_pole_keep_its_limit() -> None:
+    # a = 0.9, z0 = 0: the upper w = 1.96 is past the pole 1 / a = 1.11, where
+    # Phi(w / (1 - a w)) reaches 1; the lower w = -1.96 is not (formula of Efron &
+    # Tibshirani 1993, section 14.3, with scipy.stats.norm).
+    z = stats.norm.ppf(0.025)
+    expected_low = stats.norm.cdf(z / (1.0 - 0.9 * z))
+    low, high = bca_levels(0.0, 0.9, 0.95)
+    assert low == pytest.approx(expected_low, rel=ROUNDING) and high == 1.0
+    # a < 0 mirrors it: the lower level past the pole is 0
+    assert bca_levels(0.0, -0.9, 0.95) == pytest.approx((0.0, 1.0 - expected_low), rel=ROUNDING)
+    assert bca_levels(6.0, 0.0, 0.95) == (1.0, 1.0)  # Phi(13.96) == 1.0 in float64
+
+
+def test_a_bca_bound_past_the_pole_is_the_extreme_replicate() -> None:
+    # 99 below and 1 tied: z0 = Phi^-1(0.995); jackknife -1 once, 0 thirty times gives
+    # a = 0.158 (by hand as in test_acceleration_of_a_one_sided_outlier), pole at
+    # w = 1 / a = 6.31.  At 95 % the upper w = 4.54 is before it (its level rounds to 1);
+    # at 99.99 % the upper w = 6.47 is past it: the level keeps the limit 1 (no fallback).
+    distribution = np.arange(100.0)
+    k = 30
+    a = ((k**3 - k) / (k + 1) ** 3) / (6.0 * (k / (k + 1)) ** 1.5)
+    z0 = stats.norm.ppf(0.995)
+    for level, past_the_pole in [(0.95, False), (0.9999, True)]:
+        alpha = 1.0 - level
+        w = z0 + stats.norm.ppf([alpha / 2, 1.0 - alpha / 2])
+        assert (1.0 - a * w[1] < 0.0) == past_the_pole and 1.0 - a * w[0] > 0.0
+        expected_low = np.quantile(distribution, stats.norm.cdf(z0 + w[0] / (1.0 - a * w[0])))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no fallback, no warning
+            low, high = bca_interval(distribution, 99.0, [-1.0, 0.0], [1, k], level)
+        assert low == pytest.approx(expected_low, rel=ROUNDING)
+        assert high == distribution.max()
 
 
 # --- Degenerate BCa falls back to the percentile interval -------------------------------
@@ -258,8 +292,6 @@ _SKEWED = np.linspace(0.0, 1.0, 101) ** 2
         (_SKEWED, 2.0, [0.7, 0.9], [1, 1], r"every bootstrap replicate lies below the est"),
         (_SKEWED, 0.25, [0.5, 0.5], [4, 6], r"the acceleration is undefined"),
         (_SKEWED, 0.25, [0.5, np.nan], [4, 6], r"the acceleration is undefined"),
-        # 99 below and 1 tied: z0 = Phi^-1(0.995); a = 0.158 sends the upper level to 1.
-        (np.arange(100.0), 99.0, [-1.0, 0.0], [1, 30], r"the adjusted levels are degenerate"),
     ],
 )
 def test_degenerate_bca_warns_and_returns_the_percentile_interval(

@@ -1,4 +1,4 @@
-"""p-values of permutation tests and of paired bootstrap comparisons.
+"""p-values of permutation tests (the bootstrap p-values: test_interval_pvalues.py).
 
 Expected values are hand counts (stated at each test) or ``scipy.stats.permutation_test``
 run on the same null distribution.
@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._intervals import basic_interval, bootstrap_pvalue, permutation_pvalue
+from assay.inference._intervals import permutation_pvalue
 
 # p-values are ratios of small integers: exact up to the last bit.
 ROUNDING = 1e-15
@@ -92,55 +92,3 @@ def test_undefined_observed_statistic_gives_a_nan_pvalue() -> None:
     with pytest.warns(UndefinedMetricWarning, match=r"`observed` is NaN") as record:
         assert np.isnan(permutation_pvalue(NULL, np.nan, "greater"))
     assert record[0].filename == __file__
-    with pytest.warns(UndefinedMetricWarning, match=r"`difference` is NaN"):
-        assert np.isnan(bootstrap_pvalue(NULL, np.nan, "two-sided"))
-
-
-# --- bootstrap_pvalue: the centred (shifted) bootstrap test ------------------------------
-
-
-@pytest.mark.parametrize(
-    "difference, alternative, expected",
-    [
-        # d = 3, replicates 1..10: d* >= 2d = 6 for {6, ..., 10} = 5 -> (5 + 1) / 11;
-        # d* <= 6 for {1, ..., 6} = 6 -> 7 / 11.
-        (3.0, "greater", 6 / 11),
-        (3.0, "less", 7 / 11),
-        (3.0, "two-sided", 1.0),  # 2 * 6 / 11 > 1: capped at 1
-        # d = 6: d* >= 12 never: 1 / 11, the smallest possible.
-        (6.0, "greater", 1 / 11),
-        (6.0, "two-sided", 2 / 11),
-    ],
-)
-def test_bootstrap_pvalue_hand_counts(difference, alternative, expected) -> None:
-    pvalue = bootstrap_pvalue(NULL, difference, alternative)
-    assert pvalue == pytest.approx(expected, rel=ROUNDING)
-
-
-@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
-def test_bootstrap_pvalue_is_a_permutation_style_pvalue_of_the_centred_replicates(
-    alternative,
-) -> None:
-    replicates = np.random.default_rng(8).normal(0.02, 0.01, size=500)
-    expected = permutation_pvalue(replicates - 0.02, 0.02, alternative)
-    assert bootstrap_pvalue(replicates, 0.02, alternative) == expected
-
-
-def test_bootstrap_pvalue_of_no_difference_is_one() -> None:
-    # Replicates symmetric about d = 0: 500 on each side, 2 * 501 / 1001 > 1.
-    half = np.random.default_rng(9).normal(0.0, 0.01, size=500)
-    replicates = np.concatenate([half, -half])
-    assert bootstrap_pvalue(replicates, 0.0, "two-sided") == 1.0
-
-
-def test_bootstrap_pvalue_inverts_the_basic_interval() -> None:
-    # Replicates d* ~ N(d, 1) with d = 2: the centred test's two-sided p-value is about
-    # 2 (1 - Phi(2)) = 0.0455, so the 95% basic interval excludes 0 and the 96% one
-    # (alpha = 0.04 < p) does not.  Tolerance: 4 Monte Carlo standard errors.
-    n_replicates = 40_000
-    replicates = 2.0 + np.random.default_rng(10).normal(size=n_replicates)
-    pvalue = bootstrap_pvalue(replicates, 2.0, "two-sided")
-    expected = 2.0 * stats.norm.sf(2.0)
-    assert pvalue == pytest.approx(expected, abs=4.0 * np.sqrt(expected / n_replicates))
-    assert basic_interval(replicates, 2.0, 0.95).low > 0.0
-    assert basic_interval(replicates, 2.0, 0.96).low < 0.0

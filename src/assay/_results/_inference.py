@@ -121,10 +121,13 @@ class ComparisonResult(_ResultMixin):
     difference : float
         ``estimate_a - estimate_b``.
     confidence_interval : ConfidenceInterval
-        ``(low, high)`` interval of the difference at ``confidence_level``.
+        ``(low, high)`` interval of the difference at ``confidence_level``: two-sided,
+        or one-sided for a one-sided ``alternative`` (``high`` or ``low`` is then the
+        end of the range of the difference).  NaN for the permutation test.
     pvalue : float
         p-value of the null hypothesis that the difference is 0, against
-        ``alternative``.
+        ``alternative``.  For the bootstrap it inverts ``confidence_interval``:
+        ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0.
     alternative : str
         ``'two-sided'`` (the difference is not 0), ``'greater'`` (A is larger) or
         ``'less'`` (A is smaller).
@@ -132,6 +135,11 @@ class ComparisonResult(_ResultMixin):
         ``'bootstrap'`` (paired resamples of the rows) or ``'permutation'`` (the two
         models' predictions, or for a ranking metric their midranks, swapped per
         example).
+    interval : str or None
+        The bootstrap interval that gave ``confidence_interval`` and ``pvalue``:
+        ``'percentile'``, ``'basic'`` or ``'bca'`` (``'percentile'`` when BCa was asked
+        for but is undefined on the data, with a warning); None for the permutation
+        test.
     confidence_level : float
         Nominal coverage of the interval, in (0, 1).
     n_resamples : int
@@ -166,6 +174,7 @@ class ComparisonResult(_ResultMixin):
     rng_seed: int | None
     metric: str
     resampled_differences: np.ndarray
+    interval: str | None = None
 
     def __post_init__(self) -> None:
         self._normalise(
@@ -174,6 +183,8 @@ class ComparisonResult(_ResultMixin):
             strings=("alternative", "method", "metric"),
             arrays=("resampled_differences",),
         )
+        if self.interval is not None:
+            object.__setattr__(self, "interval", str(self.interval))
 
     def __str__(self) -> str:
         """``ROC AUC, A - B: 0.9100 - 0.8800 = 0.0300 [0.0050, 0.0550], p = 0.021
@@ -181,11 +192,16 @@ class ComparisonResult(_ResultMixin):
         undefined = f", {self.n_undefined} undefined" if self.n_undefined else ""
         shown_interval = _summary.interval(self.confidence_interval)
         shown_level = f"{_summary.level(self.confidence_level)} " if shown_interval else ""
+        shown_method = (
+            f"{_summary.bootstrap_method(self.interval)} "
+            if shown_interval and self.interval is not None
+            else ""
+        )
         return (
             f"{_summary.metric_name(self.metric)}, A - B: {_summary.value(self.estimate_a)} - "
             f"{_summary.value(self.estimate_b)} = {_summary.value(self.difference)}"
             f"{shown_interval}, p = {_summary.short(self.pvalue)} "
-            f"({_summary.alternative(self.alternative, '; ')}{shown_level}paired "
+            f"({_summary.alternative(self.alternative, '; ')}{shown_level}{shown_method}paired "
             f"{self.method}, {self.n_resamples} resamples{undefined})"
         )
 

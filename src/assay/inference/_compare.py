@@ -4,8 +4,9 @@ Both models are scored on the same rows, so their estimates are correlated; a pa
 procedure keeps the pairing.
 
 ``method="bootstrap"``
-    Both models see the same replicate (the same row counts), and the interval and the
-    p-value come from the replicates of the difference ``metric(A) - metric(B)``.
+    Both models see the same replicate (the same row counts); the interval comes from
+    the replicates of the difference ``metric(A) - metric(B)``, and the p-value inverts
+    that interval (:mod:`assay.inference._interval_pvalues`), so the two never disagree.
 ``method="permutation"``
     Under the null hypothesis that the two models are exchangeable, each row's two
     values are swapped with probability 1/2: the predictions, or for a ranking metric
@@ -40,7 +41,9 @@ from assay._validation import (
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
+from assay.inference._interval_pvalues import difference_range, summary_interval_and_pvalue
 from assay.inference._intervals import bootstrap_summary, drop_undefined
+from assay.inference._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
 from assay.inference._paired_permutation import (
     differing_rows,
     exact_permutation_differences,
@@ -60,7 +63,7 @@ from assay.inference._plans import (
     rows_plan,
     scalar,
 )
-from assay.inference._pvalues import bootstrap_pvalue, permutation_pvalue
+from assay.inference._pvalues import permutation_pvalue
 from assay.inference._resampling import (
     accepts_sample_weight,
     check_weights_supported,
@@ -333,7 +336,9 @@ def _paired_distribution(
     n_resamples: int,
     progress: bool,
     metric_kwargs: dict[str, Any],
-) -> tuple[np.ndarray, np.ndarray]:
+    bca: bool = False,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Both models' replicates, and with ``bca`` the jackknife of their difference."""
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     n = len(y_true)
     clusters = cluster_codes(groups, n)
@@ -355,7 +360,8 @@ def _paired_distribution(
                 sample_weight=sample_weight,
                 clusters=clusters,
             )
-            return _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
+            pairs = _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
+            return (*pairs, ranking_jackknife(streamed, code, option, seed) if bca else None)
         rows = paired_rows_plan(
             y_true,
             pred_a,
@@ -363,7 +369,7 @@ def _paired_distribution(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
         )
-        return _permuted_pairs(rows, code, option, seed, n_resamples, progress)
+        return (*_permuted_pairs(rows, code, option, seed, n_resamples, progress), None)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None
@@ -373,7 +379,7 @@ def _paired_distribution(
     ):
         assert declaration.from_confusion is not None
         cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
-        return _cells_pairs(
+        pairs = _cells_pairs(
             cells,
             declaration.from_confusion.from_confusion,
             permutation,
@@ -382,8 +388,11 @@ def _paired_distribution(
             n_resamples,
             progress,
         )
+        if not bca:
+            return (*pairs, None)
+        return (*pairs, cells_jackknife(cells, declaration.from_confusion.from_confusion))
     weights = as_sample_weight(sample_weight, n)
-    return _rows_pairs(
+    pairs = _rows_pairs(
         function,
         y_true,
         pred_a,
@@ -398,6 +407,11 @@ def _paired_distribution(
         n_resamples,
         progress,
     )
+    if not bca:
+        return (*pairs, None)
+    plan = rows_plan(y_true, n, stratify, clusters)
+    jackknife = rows_jackknife(function, y_true, pred_a, pred_b, weights, options, plan, seed)
+    return (*pairs, jackknife)
 
 
 def compare(
@@ -410,7 +424,7 @@ def compare(
     n_resamples: int | None = None,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    interval: str = "percentile",
+    interval: str = "basic",
     stratify: bool = False,
     groups: Any = None,
     resampling: str = "multinomial",
@@ -431,17 +445,26 @@ def compare(
     pred_a, pred_b : array-like
         Predictions or scores of model A and model B, row by row.
     method : {"bootstrap", "permutation"}, default="bootstrap"
-        Paired bootstrap (an interval and a p-value for the difference) or paired
-        permutation test (a p-value; no interval; for a ranking metric it swaps each
-        model's midranks, see Notes).
+        Paired bootstrap (an interval of the difference and the p-value that inverts
+        it) or paired permutation test (a p-value; no interval; for a ranking metric it
+        swaps each model's midranks, see Notes).
     n_resamples : int, optional
         Replicates: 2000 for the bootstrap, 9999 for the permutation test by default.
     confidence_level : float in (0, 1), default=0.95
         Coverage of the bootstrap interval of the difference.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        The alternative hypothesis about ``metric(A) - metric(B)``.
-    interval : {"percentile", "basic"}, default="percentile"
-        Bootstrap interval of the difference.
+        The alternative hypothesis about ``metric(A) - metric(B)``.  With a one-sided
+        alternative the bootstrap interval is one-sided at ``confidence_level``:
+        ``(low, upper end)`` for ``"greater"``, ``(lower end, high)`` for ``"less"``,
+        where the ends are those of the range of the difference (``high - low`` of the
+        metric's declared range, e.g. 1 for an AUC; infinite for a callable).
+    interval : {"basic", "percentile", "bca"}, default="basic"
+        Bootstrap interval of the difference, and the one its p-value inverts: basic
+        (reverse percentile), percentile, or bias-corrected and accelerated, with the
+        jackknife in closed form for ROC AUC (both models' placements) and
+        confusion-matrix metrics (one value per joint cell), a delete-a-group
+        jackknife over 100 groups of rows otherwise.  The default has the best
+        coverage in the simulation of the Notes.
     stratify : bool, default=False
         Bootstrap only: keep the class counts fixed in every replicate.
     groups : array-like of shape (n_samples,), default=None
@@ -462,8 +485,8 @@ def compare(
     ComparisonResult
         ``estimate_a``, ``estimate_b``, ``difference`` (A - B), ``confidence_interval``
         of the difference (NaN for the permutation test), ``pvalue``, ``alternative``,
-        ``method``, ``n_resamples``, ``n_undefined``, ``rng_seed`` and the resampled
-        differences.
+        ``method``, ``interval`` (the interval method used), ``n_resamples``,
+        ``n_undefined``, ``rng_seed`` and the resampled differences.
 
     Raises
     ------
@@ -476,12 +499,31 @@ def compare(
     -----
     UndefinedMetricWarning
         When the difference was undefined in some replicates (left out and counted).
+    DegenerateDataWarning
+        When BCa is undefined on the data (all replicates equal, all on one side of the
+        difference, an undefined acceleration): the percentile interval and its p-value
+        are reported instead, and ``result.interval`` is ``'percentile'``.
 
     Notes
     -----
     Bootstrap: both models are evaluated on the same replicate, so the distribution of
-    the difference keeps their correlation; the p-value inverts the bootstrap
-    distribution of the centred difference (Hall & Wilson 1991).
+    the difference keeps their correlation.  The p-value is the level at which the
+    reported interval's bound reaches 0, so that ``pvalue < 1 - confidence_level``
+    exactly when the interval excludes 0, at every level.  With ``q`` the type-7
+    quantile of the replicates, ``u<=`` the largest level with ``q(u) <= c`` and ``u>=``
+    the smallest with ``q(u) >= c``, the one-sided p-values are
+
+    - percentile: ``u<=(0)`` (greater), ``1 - u>=(0)`` (less): the interpolated share
+      of replicates on the far side of 0;
+    - basic: ``1 - u>=(2 d)`` (greater), ``u<=(2 d)`` (less): the interpolated centred
+      test, the share of ``d* - d`` beyond ``d`` (Hall & Wilson 1991);
+    - BCa: Efron's (1987) level solved for the tail at which the bound reaches 0,
+      ``Phi(y / (1 + a y) - z0)`` with ``y = Phi^-1(u<=(0)) - z0`` (greater), and the
+      mirror image with ``u>=(0)`` (less);
+
+    and the two-sided p-value is twice the smaller one (at most 1).  A p-value of 0
+    means that every replicate lies on one side of 0: the widest interval the
+    replicates support excludes 0 (its resolution is about ``1 / n_resamples``).
 
     Permutation: each row's two values are exchanged with probability 1/2 (the row's
     weight stays with the row); the p-value is ``(count + 1) / (B + 1)`` (Phipson &
@@ -518,10 +560,30 @@ def compare(
     ("Estimation of the hypothesis real risk", "Comparing two hypotheses"; Wu,
     "Evaluation", exercise 10).
 
+    Coverage of the 95 % intervals of the difference (1000 simulated data sets per
+    row, B = 1000; Monte Carlo standard error 0.7 points; the designs are in the slow
+    test ``tests/inference/test_compare_coverage.py``, which reruns them):
+
+    | data                                  | percentile | basic | BCa   |
+    |---------------------------------------|------------|-------|-------|
+    | AUC 0.99 vs 0.98, n = 300 (skewed)    | 0.939      | 0.950 | 0.916 |
+    | AUC 0.80 vs 0.75, n = 300             | 0.947      | 0.946 | 0.949 |
+    | AUC 0.80 vs 0.75, n = 2000            | 0.952      | 0.953 | 0.953 |
+    | accuracy 0.85 vs 0.80, n = 300        | 0.942      | 0.948 | 0.937 |
+
+    The basic interval, the default, is within Monte Carlo error of the best in every
+    row and the closest to 95 % where the bootstrap distribution is skewed (two AUCs
+    near 1), where BCa and, less so, the percentile interval undercover.
+
     References
     ----------
+    B. Efron, "Better bootstrap confidence intervals", JASA 82 (1987).
+
     P. Hall and S. R. Wilson, "Two guidelines for bootstrap hypothesis testing",
     Biometrics 47 (1991).
+
+    A. C. Davison and D. V. Hinkley, *Bootstrap Methods and their Application* (1997),
+    ch. 4-5.
 
     B. Phipson and G. K. Smyth, "Permutation p-values should never be zero: calculating
     exact p-values when permutations are randomly drawn", Statistical Applications in
@@ -546,6 +608,9 @@ def compare(
     ...                        n_resamples=500, rng=2)
     >>> bool(result.difference > 0 and result.pvalue < 0.05)
     True
+    >>> low, high = result.confidence_interval  # the interval the p-value inverts
+    >>> result.interval, bool(low > 0 or high < 0)
+    ('basic', True)
     """
     declaration, function, name = resolve_metric(metric)
     check_option(method, "method", ("bootstrap", "permutation"))
@@ -555,7 +620,7 @@ def compare(
     )
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    check_option(interval, "interval", ("percentile", "basic"))
+    check_option(interval, "interval", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
     if permutation and (stratify or groups is not None or resampling != "multinomial"):
         raise ValueError(
@@ -585,6 +650,7 @@ def compare(
     estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
     difference = estimate_a - estimate_b
 
+    jackknife: tuple[np.ndarray, np.ndarray] | None = None
     swapped_a, swapped_b = pred_a, pred_b
     if permutation:
         swapped_a, swapped_b = permutation_values(declaration, pred_a, pred_b, sample_weight)
@@ -599,7 +665,7 @@ def compare(
         differences = differences[~np.isnan(differences)]
         n_resamples = differences.shape[0] + n_undefined
     else:
-        values_a, values_b = _paired_distribution(
+        values_a, values_b, jackknife = _paired_distribution(
             declaration,
             function,
             y_true,
@@ -614,6 +680,7 @@ def compare(
             n_resamples=n_resamples,
             progress=progress,
             metric_kwargs=metric_kwargs,
+            bca=interval == "bca" and not permutation,
         )
         differences = values_a - values_b
         if permutation:
@@ -628,18 +695,28 @@ def compare(
             )
         pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
         interval_found = ConfidenceInterval(float("nan"), float("nan"))
+        interval_used = None
     else:
         summary = bootstrap_summary(
             differences,
             difference,
             method=interval,
             confidence_level=confidence_level,
+            jackknife_values=None if jackknife is None else jackknife[0],
+            jackknife_counts=None if jackknife is None else jackknife[1],
             stacklevel=3,
         )
-        interval_found = summary.confidence_interval
+        interval_found, pvalue = summary_interval_and_pvalue(
+            summary,
+            difference,
+            jackknife,
+            confidence_level,
+            alternative,
+            difference_range(declaration),
+        )
         differences = summary.bootstrap_distribution
         n_undefined = summary.n_undefined
-        pvalue = bootstrap_pvalue(differences, difference, alternative)
+        interval_used = summary.method
     return ComparisonResult(
         estimate_a=estimate_a,
         estimate_b=estimate_b,
@@ -648,6 +725,7 @@ def compare(
         pvalue=float(pvalue),
         alternative=alternative,
         method=method + (" (exact)" if exact else ""),
+        interval=interval_used,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         n_undefined=n_undefined,

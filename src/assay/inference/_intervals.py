@@ -3,8 +3,9 @@
 The resampling kernels produce, for a metric, a bootstrap distribution (one value per
 replicate, NaN where the metric was undefined) and jackknife values.  This module turns
 them into intervals, a standard error and a bias: pure numpy/scipy, vectorised over the
-replicates.  The p-values of :mod:`assay.inference._pvalues` are re-exported here, so
-the arithmetic of every resampling result is one import away.
+replicates.  The permutation p-value of :mod:`assay.inference._pvalues` is re-exported
+here; the bootstrap p-values, which invert these intervals, are in
+:mod:`assay.inference._interval_pvalues`.
 
 Definitions (each function's docstring gives the formula and its source):
 
@@ -30,7 +31,7 @@ from scipy.special import ndtr, ndtri
 from assay._results import ConfidenceInterval
 from assay._validation import check_confidence_level, check_option
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.inference._pvalues import bootstrap_pvalue, permutation_pvalue
+from assay.inference._pvalues import permutation_pvalue
 from assay.inference._replicates import (
     TIE_TOLERANCE,
     as_1d_float,
@@ -47,9 +48,10 @@ __all__ = [
     "acceleration",
     "basic_interval",
     "bca_interval",
+    "bca_level",
     "bca_levels",
+    "bca_parameters",
     "bias_correction",
-    "bootstrap_pvalue",
     "bootstrap_summary",
     "drop_undefined",
     "percentile_interval",
@@ -318,6 +320,48 @@ def acceleration(jackknife_values: Any, jackknife_counts: Any) -> float:
     return cubes / (6.0 * squares**1.5)
 
 
+def bca_level(z0: float, acceleration: float, z: float) -> float:
+    """The BCa quantile level that stands in for the normal quantile ``z``.
+
+    Parameters
+    ----------
+    z0 : float
+        Bias correction (:func:`bias_correction`), finite.
+    acceleration : float
+        Acceleration (:func:`acceleration`), finite.
+    z : float
+        A standard normal quantile, ``Phi^-1`` of a nominal tail level (infinite for
+        the level 0 or 1: the level is then the limit).
+
+    Returns
+    -------
+    float
+        ``Phi(z0 + w / (1 - a w))`` with ``w = z0 + z`` (Efron 1987; Efron & Tibshirani
+        1993, section 14.3).  The map increases with ``w`` up to its pole ``w = 1 / a``,
+        where it reaches 1 (``a > 0``) or 0 (``a < 0``); beyond the pole it keeps that
+        limit, so the level is a non-decreasing function of ``z`` and the intervals of
+        all confidence levels are nested.  A level of 0 or 1 puts the bound at the
+        smallest or largest replicate.
+
+    Examples
+    --------
+    >>> from assay.inference._intervals import bca_level
+    >>> bca_level(0.0, 0.0, 0.0)
+    0.5
+    >>> bca_level(0.0, 0.5, 3.0)  # past the pole w = 2: the largest replicate
+    1.0
+    """
+    w = z0 + z
+    if np.isinf(w):  # the limit: 0 or 1, or the asymptote Phi(z0 - 1 / a) before the pole
+        if acceleration == 0.0 or (acceleration > 0.0) == (w > 0.0):
+            return 1.0 if w > 0.0 else 0.0
+        return float(ndtr(z0 - 1.0 / acceleration))
+    denominator = 1.0 - acceleration * w
+    if not denominator > 0.0:
+        return 1.0 if acceleration > 0.0 else 0.0
+    return float(ndtr(z0 + w / denominator))
+
+
 def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple[float, float]:
     """Adjusted quantile levels ``(alpha_1, alpha_2)`` of the BCa interval.
 
@@ -335,10 +379,9 @@ def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple
     tuple of float
         ``alpha_i = Phi(z0 + (z0 + z_i) / (1 - a (z0 + z_i)))`` with
         ``z_1 = Phi^-1(alpha / 2)``, ``z_2 = Phi^-1(1 - alpha / 2)`` and
-        ``alpha = 1 - confidence_level`` (Efron & Tibshirani 1993, section 14.3);
-        ``(nan, nan)`` when the interval is degenerate: ``z0`` or ``a`` not finite,
-        a denominator ``1 - a (z0 + z_i)`` that is not positive (the transformation is
-        no longer increasing), or a level at 0 or 1.
+        ``alpha = 1 - confidence_level`` (Efron & Tibshirani 1993, section 14.3), each
+        computed by :func:`bca_level` (a level past the pole of the transformation is
+        1 or 0); ``(nan, nan)`` when ``z0`` or ``a`` is not finite.
 
     Examples
     --------
@@ -347,17 +390,12 @@ def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple
     [0.05, 0.95]
     """
     tail = _tail(check_confidence_level(confidence_level))
-    z = np.array([ndtri(tail), ndtri(1.0 - tail)])
     if not (np.isfinite(z0) and np.isfinite(acceleration)):
         return float("nan"), float("nan")
-    shifted = z0 + z
-    denominators = 1.0 - acceleration * shifted
-    if not np.all(denominators > 0.0):
-        return float("nan"), float("nan")
-    levels = ndtr(z0 + shifted / denominators)
-    if not np.all((levels > 0.0) & (levels < 1.0)):
-        return float("nan"), float("nan")
-    return float(levels[0]), float(levels[1])
+    return (
+        bca_level(z0, acceleration, float(ndtri(tail))),
+        bca_level(z0, acceleration, float(ndtri(1.0 - tail))),
+    )
 
 
 def bca_interval(
@@ -405,7 +443,8 @@ def bca_interval(
         When BCa is undefined and the percentile interval is returned instead: all
         replicates equal; every replicate on one side of the estimate (infinite
         ``z0``); zero jackknife variance or a non-finite jackknife value (undefined
-        ``a``); adjusted levels at 0 or 1 or a non-increasing transformation.
+        ``a``).  A level past the pole of the BCa transformation is not a failure: the
+        bound is then the smallest or largest replicate (see :func:`bca_level`).
 
     Notes
     -----
@@ -414,7 +453,8 @@ def bca_interval(
     ties it is Efron & Tibshirani's rule (section 14.3).  Given the same replicates and the
     jackknife of the same statistic, the interval equals ``scipy.stats.bootstrap``'s
     ``method='BCa'`` interval, except in the degenerate cases above, where scipy
-    returns NaN bounds or does not check.
+    returns NaN bounds or does not check, and past the pole of the transformation, where
+    scipy's levels turn back.
 
     References
     ----------
@@ -443,6 +483,38 @@ def bca_interval(
     return interval
 
 
+def bca_parameters(
+    values: np.ndarray, estimate: float, jackknife_values: Any, jackknife_counts: Any
+) -> tuple[float, float, str | None]:
+    """``(z0, a, None)`` of a BCa interval, or ``(z0, a, reason)`` when BCa is undefined.
+
+    BCa is undefined (at every confidence level) when all replicates are equal, when
+    every replicate lies on one side of the estimate (infinite ``z0``) and when the
+    acceleration is undefined; ``reason`` then says which, for a warning.
+    """
+    a = acceleration(jackknife_values, jackknife_counts)
+    if float(values.min()) == float(values.max()):
+        return (
+            float("nan"),
+            a,
+            f"all {values.shape[0]} bootstrap replicates are equal ({values[0]!r})",
+        )
+    z0 = bias_correction(values, estimate)
+    if not np.isfinite(z0):
+        side = "above" if z0 < 0 else "below"
+        return z0, a, f"every bootstrap replicate lies {side} the estimate {estimate!r}"
+    if not np.isfinite(a):
+        return (
+            z0,
+            a,
+            (
+                "the acceleration is undefined (zero jackknife variance or a non-finite "
+                "jackknife value)"
+            ),
+        )
+    return z0, a, None
+
+
 def _bca_or_percentile(
     values: np.ndarray,
     estimate: float,
@@ -452,24 +524,9 @@ def _bca_or_percentile(
     stacklevel: int,
 ) -> tuple[ConfidenceInterval, bool]:
     """The BCa interval and True, or the percentile interval and False (with a warning)."""
-    a = acceleration(jackknife_values, jackknife_counts)
-    if float(values.min()) == float(values.max()):
-        reason = f"all {values.shape[0]} bootstrap replicates are equal ({values[0]!r})"
-    else:
-        z0 = bias_correction(values, estimate)
-        levels = bca_levels(z0, a, level)
-        if not np.isfinite(z0):
-            side = "above" if z0 < 0 else "below"
-            reason = f"every bootstrap replicate lies {side} the estimate {estimate!r}"
-        elif not np.isfinite(a):
-            reason = (
-                "the acceleration is undefined (zero jackknife variance or a non-finite "
-                "jackknife value)"
-            )
-        elif np.isnan(levels[0]):
-            reason = f"the adjusted levels are degenerate (z0={z0!r}, acceleration={a!r})"
-        else:
-            return _quantiles(values, levels), True
+    z0, a, reason = bca_parameters(values, estimate, jackknife_values, jackknife_counts)
+    if reason is None:
+        return _quantiles(values, bca_levels(z0, a, level)), True
     warnings.warn(
         f"The BCa interval is undefined: {reason}; the percentile interval is returned instead.",
         DegenerateDataWarning,

@@ -1,4 +1,5 @@
-"""p-values of permutation tests and of paired bootstrap comparisons.
+"""p-values of permutation tests (the bootstrap p-values, which invert bootstrap
+intervals, are in :mod:`assay.inference._interval_pvalues`).
 
 - Randomized tests: ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010); exact
   enumerations: ``count / B``.
@@ -19,7 +20,7 @@ from assay._validation import check_alternative
 from assay.exceptions import UndefinedMetricWarning
 from assay.inference._replicates import TIE_TOLERANCE, as_replicates
 
-__all__ = ["bootstrap_pvalue", "permutation_pvalue"]
+__all__ = ["permutation_pvalue"]
 
 
 def _pvalue(null: np.ndarray, observed: float, alternative: str, adjustment: int) -> float:
@@ -120,78 +121,3 @@ def permutation_pvalue(
     if np.isnan(value):
         return value
     return _pvalue(null, value, alternative, adjustment=0 if exact else 1)
-
-
-def bootstrap_pvalue(
-    distribution: Any, difference: float, alternative: str, *, stacklevel: int = 2
-) -> float:
-    """p-value of ``H0: difference = 0`` from the paired bootstrap distribution of a difference.
-
-    Parameters
-    ----------
-    distribution : array-like of shape (n_replicates,)
-        Defined (finite) bootstrap replicates ``d*`` of the difference (model A minus
-        model B, both evaluated on the same resample).
-    difference : float
-        The difference ``d`` on the original data.
-    alternative : {'two-sided', 'less', 'greater'}
-        ``'greater'``: A's metric is larger; ``'less'``: smaller; ``'two-sided'``:
-        different.
-    stacklevel : int, default=2
-        Passed to :func:`warnings.warn`; 2 points at the caller of this function.
-
-    Returns
-    -------
-    float
-        The p-value, in (0, 1]; NaN if ``difference`` is NaN.
-
-    Raises
-    ------
-    ValueError
-        As :func:`permutation_pvalue`.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When ``difference`` is NaN.
-
-    Notes
-    -----
-    The centred bootstrap test: the bootstrap distribution is shifted to satisfy the
-    null hypothesis, ``T* = d* - d``, and compared with the observed ``T = d``
-    (Efron & Tibshirani 1993, ch. 16; Hall & Wilson 1991, guideline 1; Davison &
-    Hinkley 1997, ch. 4)::
-
-        greater:   (#{d* - d >= d} + 1) / (B + 1)
-        less:      (#{d* - d <= d} + 1) / (B + 1)
-        two-sided: min(1, 2 * min(greater, less))
-
-    with the ``+ 1`` of a Monte Carlo test (Davison & Hinkley 1997, ch. 4) and the
-    two-sided rule and ties of :func:`permutation_pvalue`.  Since ``d* - d >= d`` means
-    ``d* >= 2 d``, the two-sided p-value is at most ``alpha`` about when the basic
-    interval (:func:`basic_interval`) at confidence ``1 - alpha`` excludes 0 (up to
-    the ``+ 1`` and the interpolation of quantiles): the test inverts the basic
-    interval, not the percentile interval.
-
-    References
-    ----------
-    B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap* (1993), ch. 16.
-    P. Hall and S. R. Wilson, "Two guidelines for bootstrap hypothesis testing",
-    Biometrics 47 (1991).
-    A. C. Davison and D. V. Hinkley, *Bootstrap Methods and their Application* (1997),
-    ch. 4.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from assay.inference._pvalues import bootstrap_pvalue
-    >>> replicates = np.array([0.01, 0.02, 0.03, 0.04, 0.05])  # d = 0.03
-    >>> bootstrap_pvalue(replicates, 0.03, "greater")  # d* >= 0.06: none; (0 + 1) / 6
-    0.16666666666666666
-    """
-    values = as_replicates(distribution, "distribution")
-    alternative = check_alternative(alternative)
-    value = _observed_or_nan(difference, "difference", stacklevel)
-    if np.isnan(value):
-        return value
-    return _pvalue(values - value, value, alternative, adjustment=1)
