@@ -13,6 +13,7 @@ import assay
 import assay.reference as reference
 from assay._kernels import resample, streaming
 from assay._kernels._rng import shuffle, stream
+from assay._kernels.scans.roc_auc import RocAuc
 from assay.datasets import binormal_scores
 from assay.inference import _plans
 
@@ -40,13 +41,13 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
     streaming.paired_bootstrap_ranking(
         plan.a_is_positive, plan.a_continues, plan.a_value, plan.b_is_positive,
         plan.b_continues, plan.b_value, plan.a_position_of_b, plan.weighted,
-        plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), 0, out_a,
+        plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), 0, out_a,
         out_b, 2,
     )  # fmt: skip
     for r in range(4):
         value_a, counts = streaming.traced_replicate(
             plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted,
-            plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), r,
+            plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), r,
         )  # fmt: skip
         assert out_a[r] == value_a
         counts_b = counts[plan.a_position_of_b]

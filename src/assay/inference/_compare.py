@@ -99,8 +99,7 @@ def _run_pairs(
 
 def _permuted_pairs(
     plan: PairedRowsPlan,
-    code: int,
-    option: float,
+    options: Any,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -129,8 +128,8 @@ def _permuted_pairs(
             plan.unit_of_row,
             plan.weighted,
             n_groups,
-            code,
-            option,
+            options,
+            not plan.weighted,
             np.uint64(seed),
             first,
             out_a,
@@ -144,8 +143,7 @@ def _permuted_pairs(
 
 def _streamed_pairs(
     plan: PairedStreamPlan,
-    code: int,
-    option: float,
+    options: Any,
     scheme: int,
     seed: int,
     n_resamples: int,
@@ -167,8 +165,8 @@ def _streamed_pairs(
             plan.weighted,
             plan.cluster_of_atom,
             plan.n_clusters,
-            code,
-            option,
+            options,
+            not plan.weighted,
             scheme,
             np.uint64(seed),
             first,
@@ -349,8 +347,8 @@ def _paired_distribution(
         and scores_a.ndim == 1
         and not (permutation and clusters is not None)
     ):
-        assert declaration.replicate_code is not None
-        code, option = declaration.replicate_code(**metric_kwargs)
+        assert declaration.scan_options is not None
+        options = declaration.scan_options(**metric_kwargs)
         if not permutation:
             streamed = paired_stream_plan(
                 y_true,
@@ -360,8 +358,8 @@ def _paired_distribution(
                 sample_weight=sample_weight,
                 clusters=clusters,
             )
-            pairs = _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
-            return (*pairs, ranking_jackknife(streamed, code, option, seed) if bca else None)
+            pairs = _streamed_pairs(streamed, options, scheme, seed, n_resamples, progress)
+            return (*pairs, ranking_jackknife(streamed, options, seed) if bca else None)
         rows = paired_rows_plan(
             y_true,
             pred_a,
@@ -369,7 +367,7 @@ def _paired_distribution(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
         )
-        return (*_permuted_pairs(rows, code, option, seed, n_resamples, progress), None)
+        return (*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None

@@ -51,7 +51,7 @@ __all__ = ["permutation_test"]
 
 
 def _ranking_null(
-    code: int, option: float, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+    scan_options: Any, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     seed: int, n_resamples: int, progress: bool,
 ) -> np.ndarray:  # fmt: skip
     positive, _ = binary_target(y_true, pos_label)
@@ -73,8 +73,8 @@ def _ranking_null(
             positive_sorted,
             unit_sorted,
             weights is not None,
-            code,
-            option,
+            scan_options,
+            weights is None,
             np.uint64(seed),
             first,
             out,
@@ -269,11 +269,9 @@ def permutation_test(
         and declaration.computed_from == "ranking"
         and score_array.ndim == 1
     ):
-        assert declaration.replicate_code is not None
-        code, option = declaration.replicate_code(**metric_kwargs)
+        assert declaration.scan_options is not None
         null = _ranking_null(
-            code,
-            option,
+            declaration.scan_options(**metric_kwargs),
             y_true,
             score_array,
             metric_kwargs.get("pos_label"),

@@ -46,6 +46,32 @@ PR_AUC_SCANS = {
     "11-point": PrAucElevenPoint,
 }
 
+
+# --- The scan options of each metric, from its public keyword options (the registry and
+# the resampling procedures select a metric's scan with these). ---
+
+
+def roc_auc_options(max_fpr: float | None = None, **_: Any) -> RocAuc:
+    return RocAuc(1.0 if max_fpr is None else float(max_fpr))
+
+
+def average_precision_options(**_: Any) -> AveragePrecision:
+    return AveragePrecision()
+
+
+def pr_auc_options(method: str = "trapezoid", **_: Any) -> Any:
+    return PR_AUC_SCANS[method]()
+
+
+def equal_error_rate_options(method: str = "interpolate", **_: Any) -> EqualErrorRate:
+    return EqualErrorRate(interpolated=method == "interpolate")
+
+
+def is_full_roc_auc(options: Any) -> bool:
+    """Whether the scan options are the full ROC AUC (which has a closed-form jackknife)."""
+    return isinstance(options, RocAuc) and options.max_fpr >= 1.0
+
+
 _ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
 
 
@@ -64,7 +90,7 @@ def roc_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    options = RocAuc(1.0 if max_fpr is None else float(max_fpr))
+    options = roc_auc_options(max_fpr)
     return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
@@ -90,7 +116,7 @@ def pr_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    options = PR_AUC_SCANS[method]()
+    options = pr_auc_options(method)
     return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
@@ -105,7 +131,7 @@ def equal_error_rate_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    options = EqualErrorRate(interpolated=method == "interpolate")
+    options = equal_error_rate_options(method)
     return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 

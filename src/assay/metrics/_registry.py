@@ -26,7 +26,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from assay._kernels import resample
 from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
 from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
 from assay.metrics._confusion import AVERAGES
@@ -54,9 +53,9 @@ class MetricDeclaration:
     """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
     sorted_options: tuple[str, ...] = field(default=())
     """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
-    replicate_code: Callable[..., tuple[int, float]] | None = None
-    """For ``"ranking"``: ``replicate_code(**public_options) -> (metric code, option)`` of
-    the bootstrap kernels (:func:`assay._kernels.resample.replicate_metric`)."""
+    scan_options: Callable[..., Any] | None = None
+    """For ``"ranking"``: ``scan_options(**public_options)`` is the options named tuple
+    that selects the metric's scan in the kernels (:mod:`assay._kernels.scans`)."""
     value_range: tuple[float, float] = (-np.inf, np.inf)
     """The values the metric can take with its default options, ``(lowest, highest)``
     (infinite where unbounded): an interval of the metric is kept inside this range.
@@ -199,7 +198,7 @@ def _ranking_metric(
     from_sorted: Callable[..., float],
     options: tuple[str, ...],
     greater_is_better: bool,
-    replicate_code: Callable[..., tuple[int, float]],
+    scan_options: Callable[..., Any],
 ) -> MetricDeclaration:
     return MetricDeclaration(
         function.__name__,
@@ -208,31 +207,9 @@ def _ranking_metric(
         greater_is_better,
         from_sorted=from_sorted,
         sorted_options=options,
-        replicate_code=replicate_code,
+        scan_options=scan_options,
         value_range=UNIT_INTERVAL,
     )
-
-
-def _roc_auc_code(max_fpr: float | None = None, **_: Any) -> tuple[int, float]:
-    return resample.ROC_AUC, 1.0 if max_fpr is None else float(max_fpr)
-
-
-def _average_precision_code(**_: Any) -> tuple[int, float]:
-    return resample.AVERAGE_PRECISION, 0.0
-
-
-def _pr_auc_code(method: str = "trapezoid", **_: Any) -> tuple[int, float]:
-    codes = {
-        "trapezoid": resample.PR_AUC_TRAPEZOID,
-        "interpolated": resample.PR_AUC_INTERPOLATED,
-        "11-point": resample.PR_AUC_ELEVEN_POINT,
-    }
-    return codes[method], 0.0
-
-
-def _equal_error_rate_code(method: str = "interpolate", **_: Any) -> tuple[int, float]:
-    codes = {"interpolate": resample.EER_INTERPOLATE, "nearest": resample.EER_NEAREST}
-    return codes[method], 0.0
 
 
 def _values(
@@ -292,24 +269,28 @@ METRICS: dict[str, MetricDeclaration] = {
             _ranking.roc_auc_from_sorted,
             ("max_fpr",),
             True,
-            _roc_auc_code,
+            _ranking.roc_auc_options,
         ),
         _ranking_metric(
             _ranking.average_precision_score,
             _ranking.average_precision_from_sorted,
             (),
             True,
-            _average_precision_code,
+            _ranking.average_precision_options,
         ),
         _ranking_metric(
-            _ranking.pr_auc_score, _ranking.pr_auc_from_sorted, ("method",), True, _pr_auc_code
+            _ranking.pr_auc_score,
+            _ranking.pr_auc_from_sorted,
+            ("method",),
+            True,
+            _ranking.pr_auc_options,
         ),
         _ranking_metric(
             _ranking.equal_error_rate,
             _ranking.equal_error_rate_from_sorted,
             ("method",),
             False,
-            _equal_error_rate_code,
+            _ranking.equal_error_rate_options,
         ),
         _values(_regression.mean_squared_error, False, NON_NEGATIVE),
         _values(_regression.root_mean_squared_error, False, NON_NEGATIVE),

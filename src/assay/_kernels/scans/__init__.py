@@ -71,10 +71,16 @@ class Scan(NamedTuple):
     fold: Callable[..., Any]
     combine: Callable[..., Any]
     finish: Callable[..., Any]
-    needs_totals: bool = False
-    """``fold`` reads the class totals (a streamed replicate records its atoms first)."""
+    needs_totals: bool | Callable[..., bool] = False
+    """``fold`` reads the class totals: True, or a function of the options (a streamed
+    replicate, whose totals are known only at its end, then records its atoms first)."""
     below: BelowPass | None = None
     backward: bool = False
+
+    def records(self, options: Any) -> bool:
+        """Whether a single streamed pass cannot fold this scan (totals, below, backward)."""
+        totals = self.needs_totals(options) if callable(self.needs_totals) else self.needs_totals
+        return bool(totals) or self.below is not None or self.backward
 
 
 # Kernel-side functions carry no annotations: Numba compares the overload's parameters
@@ -162,6 +168,11 @@ def below_combine(options: Any, upper: Any, lower: Any) -> Any:
     return _below_of(options).combine(options, upper, lower)
 
 
+def scan_records(options: Any) -> bool:
+    """Whether a streamed replicate must record its atoms and scan them at its end."""
+    return _declared(options).records(options)
+
+
 def folds_backward(options: Any) -> bool:
     """Whether the scan folds a piece from its lowest score up."""
     return _declared(options).backward
@@ -200,6 +211,16 @@ def _below_fold(options, context, summary, tp, fp, p, q):
 @overload(below_combine, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _below_combine(options, upper, lower):
     return (_scan_of(options).below or _NO_BELOW).combine
+
+
+@overload(scan_records, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _scan_records(options):
+    scan = _scan_of(options)
+    if scan.below is not None or scan.backward or scan.needs_totals is True:
+        return lambda options: True
+    if callable(scan.needs_totals):
+        return scan.needs_totals
+    return lambda options: False
 
 
 @overload(folds_backward, jit_options=OVERLOAD_OPTIONS, inline="always")

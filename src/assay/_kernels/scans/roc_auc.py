@@ -82,4 +82,8 @@ def group_placements(total_positive, total_negative, tp, fp, p, q):
     )
 
 
-SCAN = Scan(RocAuc, start, fold, combine, finish, needs_totals=False)
+def needs_totals(options):
+    return options.max_fpr < 1.0  # the partial area stops at max_fpr * N
+
+
+SCAN = Scan(RocAuc, start, fold, combine, finish, needs_totals=needs_totals)
