@@ -32,6 +32,27 @@ def count_tie_groups(a, b):
 
 
 @jit
+def next_tie_group(a, b, wa, wb, use_weights, i, j):
+    """The tie group starting at positions ``i``, ``j`` of two ascending arrays.
+
+    Returns ``(value, p, q, i', j')``: its (negated) score, its positive and negative
+    weight (1 per entry unless ``use_weights``) and where the next group starts.
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+    p = 0.0
+    while i < na and a[i] == value:
+        p += wa[i] if use_weights else 1.0
+        i += 1
+    q = 0.0
+    while j < nb and b[j] == value:
+        q += wb[j] if use_weights else 1.0
+        j += 1
+    return value, p, q, i, j
+
+
+@jit
 def tie_groups(a, b, wa, wb, use_weights):
     """Atoms of the two classes' sorted scores: ``(scores, positive, negative)``.
 
@@ -46,18 +67,8 @@ def tie_groups(a, b, wa, wb, use_weights):
     negative = np.zeros(m, dtype=np.float64)
     i = 0
     j = 0
-    na = a.shape[0]
-    nb = b.shape[0]
     for k in range(m):
-        value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
-        p = 0.0
-        while i < na and a[i] == value:
-            p += wa[i] if use_weights else 1.0
-            i += 1
-        q = 0.0
-        while j < nb and b[j] == value:
-            q += wb[j] if use_weights else 1.0
-            j += 1
+        value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         scores[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
         positive[k] = p
         negative[k] = q

@@ -18,7 +18,7 @@ which is the midrank formula of Sun & Xu written with weights.  The scores of ea
 class are sorted once (the package's radix sort of order-preserving keys, carrying
 each row's position within its class), the two sorted lists are merged group by group,
 and the placements are written back to the rows' positions.  The same sweep yields the
-AUC by the formula of :func:`assay._kernels.ranking.roc_auc` (bit for bit the same value
+AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the same value
 without weights; with weights the class totals are summed in another order).
 
 Models are independent: :func:`placements` runs them in parallel (``prange``).
@@ -30,7 +30,8 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels.pieces import _group_forward, class_weights, make_context, scan_merged
+from assay._kernels.atoms import next_tie_group
+from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
 from assay._kernels.sorting import descending_key, radix_sort_with_payload
@@ -280,7 +281,7 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     i = 0
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
-        p, q, i, j = _group_forward(a, b, wa, wb, use_weights, i, j)
+        _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         v10, v01 = group_placements(total_positive, total_negative, tp, fp, p, q)
         if p > 0.0:
             if np.isnan(first_10):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from assay._kernels._jit import jit
+from assay._kernels.atoms import next_tie_group
 from assay._kernels.scans import (
     Context,
     below_combine,
@@ -157,27 +158,6 @@ def scan_pieces(options, positive, negative, cuts, integer_counts):
 
 
 @jit
-def _group_forward(a, b, wa, wb, use_weights, i, j):
-    """The tie group starting at positions ``i``, ``j`` of two ascending arrays.
-
-    Returns ``(p, q, i', j')``: its positive and negative weight and where the next
-    group starts.
-    """
-    na = a.shape[0]
-    nb = b.shape[0]
-    value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
-    p = 0.0
-    while i < na and a[i] == value:
-        p += wa[i] if use_weights else 1.0
-        i += 1
-    q = 0.0
-    while j < nb and b[j] == value:
-        q += wb[j] if use_weights else 1.0
-        j += 1
-    return p, q, i, j
-
-
-@jit
 def _group_backward(a, b, wa, wb, use_weights, i, j):
     """The tie group ending just before positions ``i``, ``j`` (walking down the scores)."""
     value = a[i - 1] if i > 0 and (j <= 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
@@ -214,7 +194,7 @@ def _merged_forward(options, context, a, b, wa, wb, use_weights):
     tp = 0.0
     fp = 0.0
     while i < a.shape[0] or j < b.shape[0]:
-        p, q, i, j = _group_forward(a, b, wa, wb, use_weights, i, j)
+        _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         state = scan_fold(options, context, state, tp, fp, p, q)
         tp += p
         fp += q
