@@ -209,8 +209,8 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
     """
     import assay.reference as reference
     from assay._kernels import resample, streaming
-    from assay.inference._plans import stream_plan
     from assay.metrics._registry import METRICS
+    from assay.resampling._plans import stream_plan
 
     metrics = [
         ("roc_auc_score", {}),

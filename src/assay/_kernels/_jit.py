@@ -268,3 +268,11 @@ def jit_parallel(function: F) -> F:
 
     parallel_kernel.__wrapped__ = dispatcher
     return cast(F, parallel_kernel)
+
+
+def n_workers() -> int:
+    """Threads to split replicates or rounds between (Numba's current thread count).
+
+    Read here, in Python, and passed to kernels as an argument (a kernel that reads it
+    itself is not cached by Numba)."""
+    return int(numba.get_num_threads())

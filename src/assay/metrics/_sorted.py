@@ -69,6 +69,16 @@ class SortedBinary(NamedTuple):
         return self.negative_scores.shape[0] > 0
 
 
+# Whole-number weights summing below this are counts: the scans sum them exactly, with
+# no rescaling (unit weights then give the unweighted result, bit for bit).
+_EXACT_TOTAL = 2.0**53
+
+
+def _whole_numbers(weights: np.ndarray) -> bool:
+    """Whether every weight is a whole number and their total is exact in float64."""
+    return bool(weights.sum() < _EXACT_TOTAL and np.all(weights == np.floor(weights)))
+
+
 def sort_scores(
     positive: np.ndarray,
     scores: np.ndarray,
@@ -84,7 +94,8 @@ def sort_scores(
     """
     use_weights = weights is not None
     weight_scale = 1.0
-    if weights is not None:
+    integer_counts = weights is None or _whole_numbers(weights)
+    if weights is not None and not integer_counts:
         # a power of two taking the largest weight into [0.5, 1): exact, and it keeps
         # products of class totals (P * N) far from overflow and underflow
         weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
@@ -105,7 +116,7 @@ def sort_scores(
                 True,
                 weight_scale,
                 grouped=True,
-                integer_counts=weights is None,
+                integer_counts=integer_counts,
             )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
         scores, positive, weight_array, use_weights, weight_scale
@@ -123,7 +134,7 @@ def sort_scores(
         negative_weights,
         use_weights,
         weight_scale,
-        integer_counts=weights is None,
+        integer_counts=integer_counts,
     )
 
 

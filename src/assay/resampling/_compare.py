@@ -6,12 +6,12 @@ procedure keeps the pairing.
 ``method="bootstrap"``
     Both models see the same replicate (the same row counts); the interval comes from
     the replicates of the difference ``metric(A) - metric(B)``, and the p-value inverts
-    that interval (:mod:`assay.inference._interval_pvalues`), so the two never disagree.
+    that interval (:mod:`assay.resampling._interval_pvalues`), so the two never disagree.
 ``method="permutation"``
     Under the null hypothesis that the two models are exchangeable, each row's two
     values are swapped with probability 1/2: the predictions, or for a ranking metric
     each model's mid-distribution values (its midranks; see
-    :mod:`assay.inference._paired_permutation`); the p-value is the share of such
+    :mod:`assay.resampling._paired_permutation`); the p-value is the share of such
     replicates whose difference is at least as extreme as the observed one, with
     ``(count + 1) / (B + 1)`` (or exact enumeration of every swap pattern of the rows
     where the two values differ, when there are at most ``n_resamples`` patterns).
@@ -41,15 +41,16 @@ from assay._validation import (
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._interval_pvalues import difference_range, summary_interval_and_pvalue
-from assay.inference._intervals import bootstrap_summary, drop_undefined
-from assay.inference._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
-from assay.inference._paired_permutation import (
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
+from assay.resampling._intervals import bootstrap_summary, drop_undefined
+from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
+from assay.resampling._paired_permutation import (
     differing_rows,
     exact_permutation_differences,
     permutation_values,
 )
-from assay.inference._plans import (
+from assay.resampling._plans import (
     JointCells,
     PairedRowsPlan,
     PairedStreamPlan,
@@ -63,17 +64,16 @@ from assay.inference._plans import (
     rows_plan,
     scalar,
 )
-from assay.inference._pvalues import permutation_pvalue
-from assay.inference._resampling import (
+from assay.resampling._pvalues import permutation_pvalue
+from assay.resampling._resampling import (
     accepts_sample_weight,
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
 
 __all__ = ["compare"]
 
@@ -610,7 +610,7 @@ def compare(
     >>> result.interval, bool(low > 0 or high < 0)
     ('basic', True)
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     check_option(method, "method", ("bootstrap", "permutation"))
     permutation = method == "permutation"
     n_resamples = check_n_resamples(

@@ -22,9 +22,9 @@ from scipy import stats
 import assay
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.exceptions import DegenerateDataWarning
-from assay.inference import _paired_jackknife, _plans
-from assay.inference._plans import joint_cells, replicate_options
 from assay.metrics._registry import METRICS
+from assay.resampling import _paired_jackknife, _plans
+from assay.resampling._plans import joint_cells, replicate_options
 from tests.strategies import paired_labels, paired_ranking_data
 
 # (every level of a finer grid is checked on the replicates alone: test_interval_pvalues.py)

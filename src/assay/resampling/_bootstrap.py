@@ -35,8 +35,10 @@ from assay._validation import (
     check_option,
     reject_sparse,
 )
-from assay.inference._intervals import bootstrap_summary
-from assay.inference._plans import (
+from assay.metrics._ranking import is_full_roc_auc
+from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
+from assay.resampling._intervals import bootstrap_summary
+from assay.resampling._plans import (
     RowsPlan,
     StreamPlan,
     call_metric,
@@ -46,17 +48,15 @@ from assay.inference._plans import (
     scalar,
     stream_plan,
 )
-from assay.inference._resampling import (
+from assay.resampling._resampling import (
     accepts_sample_weight,
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._ranking import is_full_roc_auc
-from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
 
 __all__ = ["bootstrap"]
 
@@ -425,7 +425,7 @@ def bootstrap(
     >>> bool(low < result.estimate < high)
     True
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     _check_options(method, resampling, stratify, groups)

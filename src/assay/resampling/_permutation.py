@@ -34,18 +34,18 @@ from assay._validation import (
     check_same_length,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._plans import _unit_matrices, call_metric, replicate_options, scalar
-from assay.inference._pvalues import permutation_pvalue
-from assay.inference._replicates import drop_undefined
-from assay.inference._resampling import (
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._plans import _unit_matrices, call_metric, replicate_options, scalar
+from assay.resampling._pvalues import permutation_pvalue
+from assay.resampling._replicates import drop_undefined
+from assay.resampling._resampling import (
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
 
 __all__ = ["permutation_test"]
 
@@ -242,7 +242,7 @@ def permutation_test(
     >>> result.pvalue
     0.001
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     if alternative is None:
         alternative = "two-sided"

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import streaming
-from assay.inference._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
-from assay.inference._plans import JointCells, PairedStreamPlan, RowsPlan
-from assay.inference._resampling import n_workers
 from assay.metrics._ranking import is_full_roc_auc
+from assay.resampling._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
+from assay.resampling._plans import JointCells, PairedStreamPlan, RowsPlan
+from assay.resampling._resampling import n_workers
 
 __all__ = ["cells_jackknife", "ranking_jackknife", "rows_jackknife"]
 

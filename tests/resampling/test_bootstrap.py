@@ -12,8 +12,8 @@ import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
 from assay._kernels import pieces, resample, streaming
 from assay.datasets import binormal_scores
-from assay.inference import _plans, _resampling
 from assay.metrics._registry import METRICS
+from assay.resampling import _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
 FLOAT_RTOL = 1e-12
@@ -514,7 +514,7 @@ def test_grouped_jackknife_removes_each_group(tied):
 
 
 def test_basic_interval_is_kept_in_the_range_of_the_metric():
-    from assay.inference._intervals import basic_interval
+    from assay.resampling._intervals import basic_interval
 
     y_true, y_score = binormal_scores(60, auc=0.97, prevalence=0.5, rng=0)
     result = assay.bootstrap(
