@@ -1,6 +1,6 @@
 """assay: fast, statistically honest evaluation of classifiers and regressors."""
 
-from assay import datasets, inference, metrics
+from assay import datasets, inference, metrics, resampling
 from assay._version import __version__
 from assay.exceptions import (
     AssayError,
@@ -15,9 +15,7 @@ from assay.inference import (
     adjust_pvalues,
     auc_ci,
     bonferroni_dunn,
-    bootstrap,
     cochrans_q,
-    compare,
     corrected_resampled_ttest,
     delong_covariance,
     delong_test,
@@ -30,7 +28,6 @@ from assay.inference import (
     mean_ci,
     nemenyi,
     paired_ttest,
-    permutation_test,
     proportion_ci,
     sign_test,
     ttest_5x2cv,
@@ -78,6 +75,7 @@ from assay.protocols import (
     holdout,
     one_standard_error_rule,
 )
+from assay.resampling import bootstrap, compare, permutation_test
 
 __all__ = [
     "AssayError",
@@ -144,6 +142,7 @@ __all__ = [
     "proportion_ci",
     "r2_score",
     "recall_score",
+    "resampling",
     "roc_auc_score",
     "roc_curve",
     "root_mean_squared_error",

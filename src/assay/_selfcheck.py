@@ -209,14 +209,15 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
     """
     import assay.reference as reference
     from assay._kernels import resample, streaming
-    from assay.inference._plans import stream_plan
+    from assay.metrics._registry import METRICS
+    from assay.resampling._plans import stream_plan
 
-    metrics = {
-        resample.ROC_AUC: ("roc_auc_score", {}),
-        resample.AVERAGE_PRECISION: ("average_precision_score", {}),
-        resample.PR_AUC_TRAPEZOID: ("pr_auc_score", {"method": "trapezoid"}),
-        resample.EER_INTERPOLATE: ("equal_error_rate", {}),
-    }
+    metrics = [
+        ("roc_auc_score", {}),
+        ("average_precision_score", {}),
+        ("pr_auc_score", {"method": "trapezoid"}),
+        ("equal_error_rate", {}),
+    ]
     schemes = (resample.MULTINOMIAL, resample.STRATIFIED, resample.POISSON)
     rng = np.random.default_rng([seed, 7])
     bad = 0
@@ -224,7 +225,9 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
         (y, s), options = _binary_ranking(rng, True)
         weights = options["sample_weight"]
         plan = stream_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
-        code = list(metrics)[trial % len(metrics)]
+        name, keywords = metrics[trial % len(metrics)]
+        scan_options = METRICS[name].scan_options
+        assert scan_options is not None
         scheme = schemes[trial % len(schemes)]
         value, counts = streaming.traced_replicate(
             plan.is_positive,
@@ -234,8 +237,8 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
             plan.weighted,
             plan.cluster_of_atom,
             0,
-            code,
-            1.0,
+            scan_options(**keywords),
+            not plan.weighted,
             scheme,
             np.uint64(seed),
             trial,
@@ -243,9 +246,8 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
         w = counts * plan.value if plan.weighted else counts.astype(float)
         labels = plan.is_positive.astype(int)
         scores = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
-        name, keywords = metrics[code]
         expected = np.nan
-        needs_negatives = code in (resample.ROC_AUC, resample.EER_INTERPOLATE)
+        needs_negatives = name in ("roc_auc_score", "equal_error_rate")
         if np.any(w[labels == 1] > 0) and (np.any(w[labels == 0] > 0) or not needs_negatives):
             expected = getattr(reference, name)(labels, scores, sample_weight=w, **keywords)
         if not _close(value, expected):

@@ -589,3 +589,26 @@ def check_alternative(alternative: Any) -> str:
             f"`alternative` must be one of {format_values(ALTERNATIVES)}; got {alternative!r}."
         )
     return str(check_option(alternative, "alternative", ALTERNATIVES))
+
+
+# --- Seeds: one 64-bit master seed per call of a random procedure. ---
+
+_SEED_LIMIT = 2**64
+
+
+def resolve_seed(rng: Any) -> int:
+    """The master seed (0 <= seed < 2**64) for ``rng``: None, an integer or a Generator.
+
+    None draws a fresh seed from the operating system's entropy; a Generator gives one
+    draw of 64 bits (so the same Generator state gives the same results).
+    """
+    if rng is None:
+        return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, _SEED_LIMIT, dtype=np.uint64))
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        if 0 <= int(rng) < _SEED_LIMIT:
+            return int(rng)
+    raise ValueError(
+        f"`rng` must be None, an integer in [0, 2**64) or a numpy.random.Generator; got {rng!r}."
+    )

@@ -9,8 +9,7 @@ import os
 import pytest
 
 from assay import CompilationCacheWarning
-from assay._kernels import _cache, _jit
-from assay._kernels import ranking as ranking_kernels
+from assay._kernels import _cache, _jit, pieces
 from assay._kernels import resample as resample_kernels
 
 jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -19,10 +18,10 @@ jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 @pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
 def test_kernels_are_cached_on_disk() -> None:
     assert _jit.CACHE
-    assert type(ranking_kernels.roc_auc._cache).__name__ == "RecoveringCache"
+    assert type(pieces.scan_merged._cache).__name__ == "RecoveringCache"
     assert type(resample_kernels.bootstrap_cells.__wrapped__._cache).__name__ == "RecoveringCache"
-    assert ranking_kernels.roc_auc.targetoptions["nogil"]
-    assert ranking_kernels.roc_auc.targetoptions["error_model"] == "numpy"
+    assert pieces.scan_merged.targetoptions["nogil"]
+    assert pieces.scan_merged.targetoptions["error_model"] == "numpy"
 
 
 @pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")

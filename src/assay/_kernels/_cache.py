@@ -70,18 +70,21 @@ def jit_is_disabled() -> bool:
 
 
 def sources_digest(source_directory: Path) -> str:
-    """Digest of the Numba version, every kernel source, and the sources next to a kernel.
+    """Digest of the Numba version, every kernel source (subpackages included), and the
+    sources next to a kernel.
 
     ``source_directory`` is the folder of the module whose kernels share one cache
     directory: the kernels' own folder, or a module elsewhere in the package that
     compiles its own functions with the kernels' options (and may call kernels).
     """
     digest = hashlib.sha256(numba.__version__.encode())
-    folders = sorted({KERNEL_DIRECTORY, source_directory.resolve()})
-    for folder in folders:
-        for path in sorted(folder.glob("*.py")):
-            digest.update(str(path.relative_to(folder.parent)).encode())
-            digest.update(path.read_bytes())
+    # the kernels' folder with its subpackages (the ranking scans), and the caller's folder
+    paths = set(KERNEL_DIRECTORY.rglob("*.py")) | set(source_directory.resolve().glob("*.py"))
+    root = KERNEL_DIRECTORY.parent
+    for path in sorted(paths):
+        name = path.relative_to(root) if path.is_relative_to(root) else path.name
+        digest.update(str(name).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

@@ -227,6 +227,12 @@ _OPTIONS: dict[str, Any] = {
 }
 
 
+# Options of the functions that Numba inlines from an ``overload`` (the compile-time
+# dispatch of the ranking scans): their code is compiled into, and cached with, the
+# kernel that calls them, so they keep no cache of their own.
+OVERLOAD_OPTIONS: Any = {"nogil": True, "error_model": "numpy"}
+
+
 def jit(function: F) -> F:
     """Compile ``function`` with the package's options (serial kernel)."""
     dispatcher = numba.njit(**_OPTIONS)(function)
@@ -262,3 +268,11 @@ def jit_parallel(function: F) -> F:
 
     parallel_kernel.__wrapped__ = dispatcher
     return cast(F, parallel_kernel)
+
+
+def n_workers() -> int:
+    """Threads to split replicates or rounds between (Numba's current thread count).
+
+    Read here, in Python, and passed to kernels as an argument (a kernel that reads it
+    itself is not cached by Numba)."""
+    return int(numba.get_num_threads())

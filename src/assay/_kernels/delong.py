@@ -18,7 +18,7 @@ which is the midrank formula of Sun & Xu written with weights.  The scores of ea
 class are sorted once (the package's radix sort of order-preserving keys, carrying
 each row's position within its class), the two sorted lists are merged group by group,
 and the placements are written back to the rows' positions.  The same sweep yields the
-AUC by the formula of :func:`assay._kernels.ranking.roc_auc` (bit for bit the same value
+AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the same value
 without weights; with weights the class totals are summed in another order).
 
 Models are independent: :func:`placements` runs them in parallel (``prange``).
@@ -30,7 +30,10 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels.ranking import _next_group, class_totals
+from assay._kernels.atoms import next_tie_group
+from assay._kernels.pieces import class_weights, make_context, scan_merged
+from assay._kernels.scans import scan_finish, scan_fold, scan_start
+from assay._kernels.scans.roc_auc import RocAuc, group_placements
 from assay._kernels.sorting import descending_key, radix_sort_with_payload
 
 
@@ -99,11 +102,13 @@ def model_placements(scores, positive, positive_weights, negative_weights, use_w
         v10[:] = np.nan
         v01[:] = np.nan
         return np.nan
+    options = RocAuc(1.0)
+    context = make_context(total_positive, total_negative, not use_weights)
+    state = scan_start(options, context, 0.0)
     i = 0
     j = 0
     tp = 0.0  # positive weight strictly above the current group
     fp = 0.0  # negative weight strictly above the current group
-    area2 = 0.0
     while i < m or j < n:
         if i < m and (j >= n or pos_keys[i] <= neg_keys[j]):
             key = pos_keys[i]
@@ -119,18 +124,17 @@ def model_placements(scores, positive, positive_weights, negative_weights, use_w
         while j_end < n and neg_keys[j_end] == key:
             q += negative_weights[neg_rows[j_end]] if use_weights else 1.0
             j_end += 1
-        group_v10 = (total_negative - fp - 0.5 * q) / total_negative
+        group_v10, group_v01 = group_placements(total_positive, total_negative, tp, fp, p, q)
         for r in range(i, i_end):
             v10[pos_rows[r]] = group_v10
-        group_v01 = (tp + 0.5 * p) / total_positive
         for r in range(j, j_end):
             v01[neg_rows[r]] = group_v01
-        area2 += q * (2.0 * tp + p)
+        state = scan_fold(options, context, state, tp, fp, p, q)
         tp += p
         fp += q
         i = i_end
         j = j_end
-    return area2 / (2.0 * total_positive * total_negative)
+    return scan_finish(options, context, state)
 
 
 @jit
@@ -252,7 +256,7 @@ def weighted_cross_products(values, means, weights, use_weights):
 
 
 @jit
-def sorted_sums_of_squares(a, b, wa, wb, use_weights):
+def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     """One model from sorted data (:mod:`assay._kernels.ranking` layout): no row order.
 
     With ``k = 1`` only the spread of the placements matters, not which row holds
@@ -262,18 +266,10 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights):
     Returns ``(auc, total_positive, total_negative, squares_10, squares_01)``, in the
     (possibly scaled) weight units of the input; NaN AUC when a class has no weight.
     """
-    total_positive, total_negative = class_totals(a, b, wa, wb, use_weights)
+    total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     if total_positive == 0.0 or total_negative == 0.0:
         return np.nan, total_positive, total_negative, np.nan, np.nan
-    area2 = 0.0
-    tp = 0.0
-    i = 0
-    j = 0
-    while i < a.shape[0] or j < b.shape[0]:
-        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
-        area2 += q * (2.0 * tp + p)
-        tp += p
-    auc = area2 / (2.0 * total_positive * total_negative)
+    auc = scan_merged(RocAuc(1.0), a, b, wa, wb, use_weights, integer_counts)
     squares_10 = 0.0
     squares_01 = 0.0
     first_10 = np.nan  # placements seen so far: all equal to the first? (see below)
@@ -285,9 +281,8 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights):
     i = 0
     j = 0
     while i < a.shape[0] or j < b.shape[0]:
-        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
-        v10 = (total_negative - fp - 0.5 * q) / total_negative
-        v01 = (tp + 0.5 * p) / total_positive
+        _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+        v10, v01 = group_placements(total_positive, total_negative, tp, fp, p, q)
         if p > 0.0:
             if np.isnan(first_10):
                 first_10 = v10

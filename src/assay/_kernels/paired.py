@@ -24,29 +24,15 @@ from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
-from assay._kernels.resample import replicate_metric
+from assay._kernels.pieces import scan
 
 _ONE = np.uint64(1)
-
-
-@jit
-def _identity_ends(m):
-    return np.arange(1, m + 1)
-
-
-@jit
-def _prefix_of_groups(group_sums, prefix):
-    prefix[0] = 0.0
-    total = 0.0
-    for g in range(group_sums.shape[0]):
-        total += group_sums[g]
-        prefix[g + 1] = total
 
 
 @jit_parallel
 def compare_ranking_permutation(
     entry_group, entry_row, entry_is_b, positive_of_row, unit_of_row, weighted, n_groups,
-    metric, option, seed, first_replicate, out_a, out_b, n_workers,
+    options, exact, seed, first_replicate, out_a, out_b, n_workers,
 ):  # fmt: skip
     """Metric of the two models after swapping their scores row by row at random.
 
@@ -57,12 +43,9 @@ def compare_ranking_permutation(
     n = positive_of_row.shape[0]
     n_entries = entry_row.shape[0]
     count = out_a.shape[0]
-    ends = _identity_ends(n_groups)
     for worker in prange(n_workers):
         swapped = np.empty(n, dtype=np.bool_)
         sums = np.empty((4, n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B per group
-        positive_prefix = np.empty(n_groups + 1, dtype=np.float64)
-        negative_prefix = np.empty(n_groups + 1, dtype=np.float64)
         for r in range(worker, count, n_workers):
             _swap_bits(stream(seed, np.uint64(first_replicate + r)), swapped)
             sums[:, :] = 0.0
@@ -71,19 +54,13 @@ def compare_ranking_permutation(
                 to_b = entry_is_b[e] != swapped[row]
                 slot = (2 if to_b else 0) + (0 if positive_of_row[row] else 1)
                 sums[slot, entry_group[e]] += unit_of_row[row] if weighted else 1.0
-            _prefix_of_groups(sums[0], positive_prefix)
-            _prefix_of_groups(sums[1], negative_prefix)
-            out_a[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
-                                        option)  # fmt: skip
-            _prefix_of_groups(sums[2], positive_prefix)
-            _prefix_of_groups(sums[3], negative_prefix)
-            out_b[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
-                                        option)  # fmt: skip
+            out_a[r] = scan(options, sums[0], sums[1], exact)
+            out_b[r] = scan(options, sums[2], sums[3], exact)
 
 
 @jit_parallel
 def permute_ranking_labels(
-    group_end, positive_sorted, unit_sorted, weighted, metric, option, seed, first_replicate,
+    group_end, positive_sorted, unit_sorted, weighted, options, exact, seed, first_replicate,
     out, n_workers,
 ):  # fmt: skip
     """Metric after shuffling the labels over the sorted rows (weights stay with rows).
@@ -94,13 +71,10 @@ def permute_ranking_labels(
     n = positive_sorted.shape[0]
     m = group_end.shape[0]
     count = out.shape[0]
-    ends = _identity_ends(m)
     for worker in prange(n_workers):
         labels = np.empty(n, dtype=np.bool_)
         positive_sums = np.empty(m, dtype=np.float64)
         negative_sums = np.empty(m, dtype=np.float64)
-        positive_prefix = np.empty(m + 1, dtype=np.float64)
-        negative_prefix = np.empty(m + 1, dtype=np.float64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
             labels[:] = positive_sorted
@@ -118,10 +92,7 @@ def permute_ranking_labels(
                 positive_sums[g] = p
                 negative_sums[g] = q
                 start = group_end[g]
-            _prefix_of_groups(positive_sums, positive_prefix)
-            _prefix_of_groups(negative_sums, negative_prefix)
-            out[r] = replicate_metric(ends, ends, positive_prefix, negative_prefix, metric,
-                                      option)  # fmt: skip
+            out[r] = scan(options, positive_sums, negative_sums, exact)
 
 
 @jit_parallel

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from assay._kernels._jit import jit
+from assay._kernels.atoms import count_tie_groups, next_tie_group
 from assay._kernels.sorting import descending_key, radix_sort_with_payload
 
 _SIGN = np.uint64(0x8000000000000000)
@@ -172,64 +173,9 @@ def sort_with_weights(negated_scores, weights):
 
 
 @jit
-def _next_group(a, b, wa, wb, use_weights, i, j):
-    """The next tie group from position (i, j): (negated score, P_k, N_k, i', j')."""
-    na = a.shape[0]
-    nb = b.shape[0]
-    if i < na and (j >= nb or a[i] <= b[j]):
-        value = a[i]
-    else:
-        value = b[j]
-    positive_weight = 0.0
-    negative_weight = 0.0
-    while i < na and a[i] == value:
-        positive_weight += wa[i] if use_weights else 1.0
-        i += 1
-    while j < nb and b[j] == value:
-        negative_weight += wb[j] if use_weights else 1.0
-        j += 1
-    return value, positive_weight, negative_weight, i, j
-
-
-@jit
-def class_totals(a, b, wa, wb, use_weights):
-    """Total positive weight P and negative weight N."""
-    if not use_weights:
-        return float(a.shape[0]), float(b.shape[0])
-    total_positive = 0.0
-    for i in range(wa.shape[0]):
-        total_positive += wa[i]
-    total_negative = 0.0
-    for j in range(wb.shape[0]):
-        total_negative += wb[j]
-    return total_positive, total_negative
-
-
-@jit
-def count_groups(a, b):
-    """Number of tie groups (distinct values) across the two sorted arrays."""
-    i = 0
-    j = 0
-    groups = 0
-    na = a.shape[0]
-    nb = b.shape[0]
-    while i < na or j < nb:
-        if i < na and (j >= nb or a[i] <= b[j]):
-            value = a[i]
-        else:
-            value = b[j]
-        while i < na and a[i] == value:
-            i += 1
-        while j < nb and b[j] == value:
-            j += 1
-        groups += 1
-    return groups
-
-
-@jit
 def cumulative_counts(a, b, wa, wb, use_weights):
     """Per tie group: threshold, TP_k and FP_k (cumulative), highest threshold first."""
-    m = count_groups(a, b)
+    m = count_tie_groups(a, b)
     thresholds = np.empty(m, dtype=np.float64)
     true_positives = np.empty(m, dtype=np.float64)
     false_positives = np.empty(m, dtype=np.float64)
@@ -238,7 +184,7 @@ def cumulative_counts(a, b, wa, wb, use_weights):
     tp = 0.0
     fp = 0.0
     for k in range(m):
-        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         tp += p
         fp += q
         thresholds[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
@@ -281,7 +227,7 @@ def _walk_kept_points(a, b, wa, wb, use_weights, mode, m, offset, out_t, out_tp,
     current_fp = 0.0
     current_threshold = 0.0
     for k in range(m):
-        value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
+        value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         tp += p
         fp += q
         if k > 0 and (
@@ -318,7 +264,7 @@ def curve_points(a, b, wa, wb, use_weights, mode, prepend_origin):
     Two merges of the sorted arrays, one counting the kept points and one writing
     them, so no intermediate array of all groups is built.
     """
-    m = count_groups(a, b)
+    m = count_tie_groups(a, b)
     none = np.empty(0, dtype=np.float64)
     kept = _walk_kept_points(a, b, wa, wb, use_weights, mode, m, 0, none, none, none)
     extra = 1 if prepend_origin else 0
@@ -333,179 +279,3 @@ def curve_points(a, b, wa, wb, use_weights, mode, prepend_origin):
         a, b, wa, wb, use_weights, mode, m, extra, thresholds, true_positives, false_positives
     )
     return thresholds, true_positives, false_positives
-
-
-@jit
-def roc_auc(a, b, wa, wb, use_weights, max_fpr):
-    """Area under the ROC curve; McClish-standardized partial area when max_fpr < 1.
-
-    Full area: sum_k N_k (2 TP_{k-1} + P_k) / (2 P N), the Mann-Whitney statistic
-    with ties counted one half.  Partial area (McClish 1989): the area over
-    FPR in [0, max_fpr], interpolating linearly inside the segment that crosses
-    max_fpr, standardized as 0.5 (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2)).
-    """
-    total_positive, total_negative = class_totals(a, b, wa, wb, use_weights)
-    if total_positive == 0.0 or total_negative == 0.0:
-        return np.nan
-    limit = max_fpr * total_negative  # in weight units of FP
-    area2 = 0.0  # twice the area, in weight units (TP x FP)
-    tp = 0.0
-    fp = 0.0
-    i = 0
-    j = 0
-    while i < a.shape[0] or j < b.shape[0]:
-        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
-        if max_fpr < 1.0 and fp + q > limit:
-            if q > 0.0 and limit > fp:
-                dx = limit - fp
-                area2 += dx * (2.0 * tp + p * dx / q)
-            break
-        area2 += q * (2.0 * tp + p)
-        tp += p
-        fp += q
-    if max_fpr >= 1.0:
-        return area2 / (2.0 * total_positive * total_negative)
-    partial = area2 / (2.0 * total_positive * total_negative)
-    min_area = 0.5 * max_fpr * max_fpr
-    return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
-
-
-@jit
-def average_precision(a, b, wa, wb, use_weights):
-    """Step-sum AP: sum_k (TP_k - TP_{k-1}) / P * TP_k / (TP_k + FP_k)."""
-    total_positive, _ = class_totals(a, b, wa, wb, use_weights)
-    if total_positive == 0.0:
-        return np.nan
-    total = 0.0
-    tp = 0.0
-    fp = 0.0
-    i = 0
-    j = 0
-    while i < a.shape[0] or j < b.shape[0]:
-        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
-        tp += p
-        fp += q
-        if p > 0.0:
-            total += p * (tp / (tp + fp))
-    return total / total_positive
-
-
-@jit
-def pr_auc_trapezoid(a, b, wa, wb, use_weights):
-    """Trapezoids between PR points, from the pseudo-point (recall 0, precision 1).
-
-    sum_k (r_k - r_{k-1}) (p_k + p_{k-1}) / 2 with (r_0, p_0) = (0, 1)
-    (Wu, "Evaluation", exercise 5).
-    """
-    total_positive, _ = class_totals(a, b, wa, wb, use_weights)
-    if total_positive == 0.0:
-        return np.nan
-    total = 0.0
-    tp = 0.0
-    fp = 0.0
-    previous_precision = 1.0
-    i = 0
-    j = 0
-    while i < a.shape[0] or j < b.shape[0]:
-        _value, p, q, i, j = _next_group(a, b, wa, wb, use_weights, i, j)
-        if p + q == 0.0:
-            continue  # a group of zero weight (possible in a resampled replicate)
-        tp += p
-        fp += q
-        precision = tp / (tp + fp)
-        if p > 0.0:
-            total += p * (precision + previous_precision)
-        previous_precision = precision
-    return total / (2.0 * total_positive)
-
-
-@jit
-def pr_auc_interpolated(true_positives, false_positives):
-    """All-point interpolated AP: sum_k (r_k - r_{k-1}) max_{j >= k} p_j."""
-    m = true_positives.shape[0]
-    total_positive = true_positives[m - 1]
-    if total_positive == 0.0:
-        return np.nan
-    total = 0.0
-    best = 0.0
-    for k in range(m - 1, -1, -1):
-        predicted = true_positives[k] + false_positives[k]
-        if predicted > 0.0:  # points of zero weight (resampled replicates) do not exist
-            precision = true_positives[k] / predicted
-            if precision > best:
-                best = precision
-        previous = true_positives[k - 1] if k > 0 else 0.0
-        total += (true_positives[k] - previous) * best
-    return total / total_positive
-
-
-@jit
-def pr_auc_eleven_point(true_positives, false_positives):
-    """11-point interpolated AP: mean over r in {0, .1, ..., 1} of max_{r_j >= r} p_j.
-
-    The comparison r_j >= i/10 is made as 10 TP_j >= i P (exact for integer counts).
-    """
-    m = true_positives.shape[0]
-    total_positive = true_positives[m - 1]
-    if total_positive == 0.0:
-        return np.nan
-    level_values = np.zeros(11, dtype=np.float64)
-    best = 0.0
-    level = 10
-    for k in range(m - 1, -1, -1):
-        while level >= 0 and 10.0 * true_positives[k] < level * total_positive:
-            level_values[level] = best
-            level -= 1
-        predicted = true_positives[k] + false_positives[k]
-        if predicted > 0.0:
-            precision = true_positives[k] / predicted
-            if precision > best:
-                best = precision
-    while level >= 0:
-        level_values[level] = best
-        level -= 1
-    return level_values.sum() / 11.0
-
-
-@jit
-def equal_error_rate(true_positives, false_positives, interpolate):
-    """EER over the ROC points (FPR_k, FNR_k), k = 0..m, starting at (0, 1).
-
-    ``interpolate``: intersect the first segment crossing FPR = FNR with that line;
-    otherwise take the point minimising |FPR - FNR| (the first one) and return
-    (FPR + FNR) / 2.  Comparisons are made on ``FP_k P`` and ``FN_k N`` (both rates
-    times P N), which are exact for integer counts.
-    """
-    m = true_positives.shape[0]
-    total_positive = true_positives[m - 1]
-    total_negative = false_positives[m - 1]
-    if total_positive == 0.0 or total_negative == 0.0:
-        return np.nan
-    scale = total_positive * total_negative
-    previous_fp = 0.0
-    previous_fn = total_positive
-    if interpolate:
-        for k in range(m):
-            fp = false_positives[k]
-            fn = total_positive - true_positives[k]
-            gap = fp * total_positive - fn * total_negative  # (FPR - FNR) * P N
-            if gap >= 0.0:
-                if gap == 0.0:
-                    return fp / total_negative
-                previous_gap = previous_fp * total_positive - previous_fn * total_negative
-                t = -previous_gap / (gap - previous_gap)
-                previous_fpr = previous_fp / total_negative
-                return previous_fpr + t * (fp / total_negative - previous_fpr)
-            previous_fp = fp
-            previous_fn = fn
-        return np.nan  # unreachable: the last point has FPR = 1 >= FNR = 0
-    best_gap = scale  # the point (0, 1): |0 - 1| * P N
-    best_sum = scale  # (FPR + FNR) * P N
-    for k in range(m):
-        fp = false_positives[k]
-        fn = total_positive - true_positives[k]
-        gap = abs(fp * total_positive - fn * total_negative)
-        if gap < best_gap:
-            best_gap = gap
-            best_sum = fp * total_positive + fn * total_negative
-    return best_sum / (2.0 * scale)

@@ -4,10 +4,6 @@ ARCHITECTURE rules 3-5.  The single-model bootstrap of ranking metrics streams b
 block (:mod:`assay._kernels.streaming`); this module holds what the other procedures
 share:
 
-* :func:`replicate_metric`: a ranking metric from the cumulative weights of the classes
-  at the end of every tie group -- branch-free over tie groups, exact integers when
-  unweighted, so unit counts give the plain kernels' floats (tested); the permutation
-  procedures use it;
 * exact multinomial row counts by blocks of ``_BLOCK`` rows (block totals as
   conditional binomials, then uniform indices into the block, so the counts being
   written stay in cache), by strata, by clusters, or Poisson (:func:`row_counts`);
@@ -24,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from assay._kernels import ranking
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_below, next_u64, poisson, stream
 
@@ -32,117 +27,9 @@ MULTINOMIAL = 0
 STRATIFIED = 1
 POISSON = 2
 
-# metric codes of :func:`replicate_metric`
-ROC_AUC = 0
-AVERAGE_PRECISION = 1
-PR_AUC_TRAPEZOID = 2
-PR_AUC_INTERPOLATED = 3
-PR_AUC_ELEVEN_POINT = 4
-EER_INTERPOLATE = 5
-EER_NEAREST = 6
-
 _BLOCK_BITS = 12
 _BLOCK = 1 << _BLOCK_BITS  # atoms per block of index draws: the block's counts stay in L1
 _INDEX_MASK = np.uint64(_BLOCK - 1)
-
-
-@jit
-def _replicate_roc_auc(positive_end, negative_end, positive_prefix, negative_prefix, max_fpr):
-    """:func:`assay._kernels.ranking.roc_auc` from cumulative weights: no branch per group.
-
-    With ``TP``, ``FP`` after group ``k`` read from the prefix sums, the trapezoid is
-    ``(FP_k - FP_{k-1}) (TP_{k-1} + TP_k)``; the partial area stops in the group that
-    crosses ``max_fpr``.
-    """
-    m = positive_end.shape[0]
-    total_positive = float(positive_prefix[positive_end[m - 1]])
-    total_negative = float(negative_prefix[negative_end[m - 1]])
-    if total_positive == 0.0 or total_negative == 0.0:
-        return np.nan
-    limit = max_fpr * total_negative
-    area2 = 0.0
-    tp = 0.0
-    fp = 0.0
-    for g in range(m):
-        next_tp = float(positive_prefix[positive_end[g]])
-        next_fp = float(negative_prefix[negative_end[g]])
-        if max_fpr < 1.0 and next_fp > limit:
-            q = next_fp - fp
-            if limit > fp:
-                dx = limit - fp
-                area2 += dx * (2.0 * tp + (next_tp - tp) * dx / q)
-            break
-        area2 += (next_fp - fp) * (tp + next_tp)
-        tp = next_tp
-        fp = next_fp
-    partial = area2 / (2.0 * total_positive * total_negative)
-    if max_fpr >= 1.0:
-        return partial
-    min_area = 0.5 * max_fpr * max_fpr
-    return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
-
-
-@jit
-def _replicate_precision_areas(positive_end, negative_end, positive_prefix, negative_prefix,
-                               metric):  # fmt: skip
-    """Step-sum AP or trapezoidal AUC-PR from cumulative weights (groups of zero weight
-    add nothing and leave the previous precision unchanged)."""
-    m = positive_end.shape[0]
-    total_positive = float(positive_prefix[positive_end[m - 1]])
-    if total_positive == 0.0:
-        return np.nan
-    total = 0.0
-    tp = 0.0
-    previous_precision = 1.0
-    for g in range(m):
-        next_tp = float(positive_prefix[positive_end[g]])
-        fp = float(negative_prefix[negative_end[g]])
-        p = next_tp - tp
-        predicted = next_tp + fp
-        precision = next_tp / predicted if predicted > 0.0 else previous_precision
-        if metric == AVERAGE_PRECISION:
-            total += p * precision
-        else:
-            total += p * (precision + previous_precision)
-        previous_precision = precision
-        tp = next_tp
-    if metric == AVERAGE_PRECISION:
-        return total / total_positive
-    return total / (2.0 * total_positive)
-
-
-@jit
-def replicate_metric(positive_end, negative_end, positive_prefix, negative_prefix, metric,
-                     option):  # fmt: skip
-    """Metric ``metric`` (a code above) of one replicate; NaN where it is undefined.
-
-    ``*_prefix``: cumulative class weights, ``prefix[0] = 0`` and ``prefix[*_end[g]]``
-    the weight up to the end of tie group ``g``;
-    ``option``: ``max_fpr`` of ROC AUC (1.0 for the full area).
-    """
-    if metric == ROC_AUC:
-        return _replicate_roc_auc(
-            positive_end, negative_end, positive_prefix, negative_prefix, option
-        )
-    if metric == AVERAGE_PRECISION or metric == PR_AUC_TRAPEZOID:
-        return _replicate_precision_areas(
-            positive_end, negative_end, positive_prefix, negative_prefix, metric
-        )
-    m = positive_end.shape[0]
-    tps = np.empty(m, dtype=np.float64)
-    fps = np.empty(m, dtype=np.float64)
-    for g in range(m):
-        tps[g] = positive_prefix[positive_end[g]]
-        fps[g] = negative_prefix[negative_end[g]]
-    if tps[m - 1] == 0.0:
-        return np.nan
-    if metric == PR_AUC_INTERPOLATED:
-        return ranking.pr_auc_interpolated(tps, fps)
-    if metric == PR_AUC_ELEVEN_POINT:
-        return ranking.pr_auc_eleven_point(tps, fps)
-    if fps[m - 1] == 0.0:
-        return np.nan
-    return ranking.equal_error_rate(tps, fps, metric == EER_INTERPOLATE)
 
 
 @jit

@@ -19,9 +19,11 @@ Counts of a block (exact, whatever the block size):
 * clusters: the drawn count of the atom's cluster (a multinomial over the clusters first);
 * tie cells of several rows: conditional binomials per atom.
 
-ROC AUC, AP and the trapezoidal AUC-PR are folded as the groups close; the other metrics
-(partial AUC, interpolated and 11-point AP, EER) keep the replicate's cumulative counts per
-tie group and are computed from them at the end.  Replicate ``r`` draws from its own
+Every metric is its scan of :mod:`assay._kernels.scans`, selected by its options named
+tuple: a scan that folds in one pass (ROC AUC, AP, the trapezoidal AUC-PR) is folded as the
+tie groups close; one that needs the class totals or what lies below (partial AUC,
+interpolated and 11-point AP, EER) records the replicate's weight per tie group and is
+scanned at the end.  Replicate ``r`` draws from its own
 stream ``stream(seed, r)`` in a fixed order: results do not depend on the number of
 threads.
 """
@@ -31,28 +33,27 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from assay._kernels import ranking
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, poisson, stream
-from assay._kernels.resample import (
-    AVERAGE_PRECISION,
-    EER_INTERPOLATE,
-    MULTINOMIAL,
-    POISSON,
-    PR_AUC_ELEVEN_POINT,
-    PR_AUC_INTERPOLATED,
-    PR_AUC_TRAPEZOID,
-    ROC_AUC,
-    _rows_multinomial,
+from assay._kernels.pieces import scan
+from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
+from assay._kernels.scans import (
+    Context,
+    below_identity,
+    scan_finish,
+    scan_fold,
+    scan_records,
+    scan_start,
 )
+from assay._kernels.scans.roc_auc import RocAuc, group_placements
 
 _BLOCK_BITS = 12
 _BLOCK = 1 << _BLOCK_BITS
 _INDEX_MASK = np.uint64(_BLOCK - 1)
 
-# accumulator slots
-_P, _Q, _TP, _FP, _AREA, _AP, _TRAPEZOID, _PREVIOUS, _GROUP = range(9)
-_N_SLOTS = 9
+# slots of a replicate's running sums (kept between blocks)
+_P, _Q, _TP, _FP, _GROUP = range(5)
+_N_SLOTS = 5
 
 
 @jit
@@ -105,26 +106,19 @@ def count_groups(continues):
 
 
 @jit
-def _fold(start, counts, is_positive, continues, value, weights_from_value, accumulator,
-          metric, record, cumulative_tp, cumulative_fp):  # fmt: skip
-    """Fold the counts of atoms ``start .. start + len(counts)`` into the accumulator.
+def _fold(start, counts, is_positive, continues, value, weights_from_value, running, options,
+          context, state, record, recorded_p, recorded_q):  # fmt: skip
+    """Fold the counts of atoms ``start .. start + len(counts)``; returns the scan state.
 
     The running sums live in local variables inside the loop (loaded from and stored back
-    to ``accumulator`` once per block), and a tie group is closed where ``continues`` is
-    False: ROC AUC adds its trapezoid, AP its rectangle, the trapezoidal AUC-PR its
-    trapezoid from the previous precision; recorded metrics store the cumulative counts.
+    to ``running`` once per block); a tie group closes where ``continues`` is False and is
+    folded into the metric's scan, or, for a recording scan, its weights are recorded.
     """
-    p = accumulator[_P]
-    q = accumulator[_Q]
-    tp = accumulator[_TP]
-    fp = accumulator[_FP]
-    area = accumulator[_AREA]
-    average = accumulator[_AP]
-    trapezoid = accumulator[_TRAPEZOID]
-    previous = accumulator[_PREVIOUS]
-    group = np.int64(accumulator[_GROUP])
-    auc = metric == ROC_AUC
-    precision_step = metric == AVERAGE_PRECISION
+    p = running[_P]
+    q = running[_Q]
+    tp = running[_TP]
+    fp = running[_FP]
+    group = np.int64(running[_GROUP])
     for offset in range(counts.shape[0]):
         k = start + offset
         weight = counts[offset] * value[k] if weights_from_value else float(counts[offset])
@@ -132,85 +126,38 @@ def _fold(start, counts, is_positive, continues, value, weights_from_value, accu
         p += weight * positive
         q += weight - weight * positive
         if not continues[k]:
-            next_tp = tp + p
-            next_fp = fp + q
             if record:
-                cumulative_tp[group] = next_tp
-                cumulative_fp[group] = next_fp
+                recorded_p[group] = p
+                recorded_q[group] = q
                 group += 1
-            elif auc:
-                area += q * (2.0 * tp + p)
-            elif p + q > 0.0:
-                precision = next_tp / (next_tp + next_fp)
-                if precision_step:
-                    average += p * precision
-                elif p > 0.0:
-                    trapezoid += p * (precision + previous)
-                previous = precision
-            tp = next_tp
-            fp = next_fp
+            else:
+                state = scan_fold(options, context, state, tp, fp, p, q)
+            tp += p
+            fp += q
             p = 0.0
             q = 0.0
-    accumulator[_P] = p
-    accumulator[_Q] = q
-    accumulator[_TP] = tp
-    accumulator[_FP] = fp
-    accumulator[_AREA] = area
-    accumulator[_AP] = average
-    accumulator[_TRAPEZOID] = trapezoid
-    accumulator[_PREVIOUS] = previous
-    accumulator[_GROUP] = group
+    running[_P] = p
+    running[_Q] = q
+    running[_TP] = tp
+    running[_FP] = fp
+    running[_GROUP] = group
+    return state
 
 
 @jit
-def _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp):
-    total_positive = accumulator[_TP]
-    total_negative = accumulator[_FP]
-    if total_positive == 0.0:
-        return np.nan
+def _start(options, exact, running):
+    """The empty replicate: zero running sums and the scan's start state."""
+    running[:] = 0.0
+    context = Context(np.nan, np.nan, exact)
+    return context, scan_start(options, context, below_identity(options))
+
+
+@jit
+def _finish(options, context, state, running, record, recorded_p, recorded_q):
+    """The metric of a folded replicate (a recording scan scans its recorded groups)."""
     if record:
-        if metric == PR_AUC_INTERPOLATED:
-            return ranking.pr_auc_interpolated(cumulative_tp, cumulative_fp)
-        if metric == PR_AUC_ELEVEN_POINT:
-            return ranking.pr_auc_eleven_point(cumulative_tp, cumulative_fp)
-        if total_negative == 0.0:
-            return np.nan
-        if metric == ROC_AUC:  # partial AUC
-            return _partial_auc(cumulative_tp, cumulative_fp, option)
-        return ranking.equal_error_rate(cumulative_tp, cumulative_fp, metric == EER_INTERPOLATE)
-    if metric == ROC_AUC:
-        if total_negative == 0.0:
-            return np.nan
-        return accumulator[_AREA] / (2.0 * total_positive * total_negative)
-    if metric == AVERAGE_PRECISION:
-        return accumulator[_AP] / total_positive
-    return accumulator[_TRAPEZOID] / (2.0 * total_positive)
-
-
-@jit
-def _partial_auc(cumulative_tp, cumulative_fp, max_fpr):
-    """McClish-standardized area over FPR <= max_fpr (see ranking.roc_auc)."""
-    m = cumulative_tp.shape[0]
-    total_positive = cumulative_tp[m - 1]
-    total_negative = cumulative_fp[m - 1]
-    limit = max_fpr * total_negative
-    area2 = 0.0
-    tp = 0.0
-    fp = 0.0
-    for g in range(m):
-        p = cumulative_tp[g] - tp
-        q = cumulative_fp[g] - fp
-        if fp + q > limit:
-            if q > 0.0 and limit > fp:
-                dx = limit - fp
-                area2 += dx * (2.0 * tp + p * dx / q)
-            break
-        area2 += q * (2.0 * tp + p)
-        tp = cumulative_tp[g]
-        fp = cumulative_fp[g]
-    partial = area2 / (2.0 * total_positive * total_negative)
-    min_area = 0.5 * max_fpr * max_fpr
-    return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
+        return scan(options, recorded_p, recorded_q, context.exact)
+    return scan_finish(options, Context(running[_TP], running[_FP], context.exact), state)
 
 
 _LOW_16 = np.uint64(0xFFFF)
@@ -265,16 +212,15 @@ def _take(total, size, remaining, state):
 @jit
 def _rows_replicate(
     is_positive, continues, value, weighted, cluster_of_atom, cluster_counts, n_positive,
-    n_negative, scheme, metric, option, record, state, buffer, positive_buffer,
-    negative_buffer, block_positives, accumulator, cumulative_tp, cumulative_fp, trace,
+    n_negative, scheme, options, exact, record, state, buffer, positive_buffer,
+    negative_buffer, block_positives, running, recorded_p, recorded_q, trace,
 ):  # fmt: skip
     """One replicate over atoms of one row each (block by block).
 
     ``trace``: when not empty, receives every atom's count (for tests).
     """
     n = is_positive.shape[0]
-    accumulator[:] = 0.0
-    accumulator[_PREVIOUS] = 1.0
+    context, scan_state = _start(options, exact, running)
     draws = n
     draws_positive = n_positive
     draws_negative = n_negative
@@ -326,19 +272,21 @@ def _rows_replicate(
                 j += 0 if flag else 1
         if trace.shape[0] > 0:
             trace[start:end] = counts
-        _fold(start, counts, is_positive, continues, value, weighted, accumulator, metric,
-              record, cumulative_tp, cumulative_fp)  # fmt: skip
-    return _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp), state
+        scan_state = _fold(start, counts, is_positive, continues, value, weighted, running,
+                           options, context, scan_state, record, recorded_p,
+                           recorded_q)  # fmt: skip
+    value_of_replicate = _finish(options, context, scan_state, running, record, recorded_p,
+                                 recorded_q)  # fmt: skip
+    return value_of_replicate, state
 
 
 @jit
 def _cells_replicate(
-    is_positive, continues, sizes, n_positive, n_negative, scheme, metric, option, record,
-    state, counts, accumulator, cumulative_tp, cumulative_fp, trace,
+    is_positive, continues, sizes, n_positive, n_negative, scheme, options, exact, record,
+    state, counts, running, recorded_p, recorded_q, trace,
 ):  # fmt: skip
     """One replicate over tie cells of several rows (unweighted): binomials per cell."""
-    accumulator[:] = 0.0
-    accumulator[_PREVIOUS] = 1.0
+    context, scan_state = _start(options, exact, running)
     draws = n_positive + n_negative
     remaining = n_positive + n_negative
     draws_positive = n_positive
@@ -364,17 +312,11 @@ def _cells_replicate(
         counts[k] = count
     if trace.shape[0] > 0:
         trace[:] = counts
-    _fold(0, counts, is_positive, continues, sizes, False, accumulator, metric, record,
-          cumulative_tp, cumulative_fp)  # fmt: skip
-    return _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp), state
-
-
-@jit
-def _records(metric, option):
-    """Whether ``metric`` needs the replicate's cumulative counts per tie group."""
-    if metric == ROC_AUC:
-        return option < 1.0
-    return metric != AVERAGE_PRECISION and metric != PR_AUC_TRAPEZOID
+    scan_state = _fold(0, counts, is_positive, continues, sizes, False, running, options,
+                       context, scan_state, record, recorded_p, recorded_q)  # fmt: skip
+    value_of_replicate = _finish(options, context, scan_state, running, record, recorded_p,
+                                 recorded_q)  # fmt: skip
+    return value_of_replicate, state
 
 
 @jit
@@ -403,19 +345,19 @@ def _block_positives(is_positive):
 @jit
 def _replicate(
     is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive, n_negative,
-    block_positives, metric, option, record, scheme, state, workspace, trace,
+    block_positives, options, exact, record, scheme, state, workspace, trace,
 ):  # fmt: skip
-    (buffer, positive_buffer, negative_buffer, cluster_counts, accumulator, cumulative_tp,
-     cumulative_fp) = workspace  # fmt: skip
+    (buffer, positive_buffer, negative_buffer, cluster_counts, running, recorded_p,
+     recorded_q) = workspace  # fmt: skip
     if cells:
         return _cells_replicate(
-            is_positive, continues, value, n_positive, n_negative, scheme, metric, option,
-            record, state, buffer, accumulator, cumulative_tp, cumulative_fp, trace,
+            is_positive, continues, value, n_positive, n_negative, scheme, options, exact,
+            record, state, buffer, running, recorded_p, recorded_q, trace,
         )  # fmt: skip
     return _rows_replicate(
         is_positive, continues, value, weighted, cluster_of_atom, cluster_counts, n_positive,
-        n_negative, scheme, metric, option, record, state, buffer, positive_buffer,
-        negative_buffer, block_positives, accumulator, cumulative_tp, cumulative_fp, trace,
+        n_negative, scheme, options, exact, record, state, buffer, positive_buffer,
+        negative_buffer, block_positives, running, recorded_p, recorded_q, trace,
     )  # fmt: skip
 
 
@@ -434,8 +376,8 @@ def _workspace(n, cells, n_clusters, m):
 
 @jit_parallel
 def bootstrap_ranking(
-    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, metric,
-    option, scheme, seed, first_replicate, out, n_workers,
+    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, options,
+    exact, scheme, seed, first_replicate, out, n_workers,
 ):  # fmt: skip
     """Metric of replicates ``first_replicate + r`` for ``r < len(out)``, into ``out``.
 
@@ -443,12 +385,13 @@ def bootstrap_ranking(
     ``cells``: atoms are tie cells whose ``value`` is their number of rows (unweighted),
     otherwise rows whose ``value`` is their weight (read when ``weighted``);
     ``cluster_of_atom``: with ``n_clusters > 0`` replicates draw whole clusters;
-    ``scheme``: MULTINOMIAL, STRATIFIED or POISSON; ``option``: ``max_fpr`` of ROC AUC
-    (1.0 for the full area); ``seed``: uint64.
+    ``options``: the metric's scan options (:mod:`assay._kernels.scans`); ``exact``: the
+    counts are integers, sums are kept exactly; ``scheme``: MULTINOMIAL, STRATIFIED or
+    POISSON; ``seed``: uint64.
     """
     n = is_positive.shape[0]
     n_positive, n_negative = _class_sizes(is_positive, value, cells)
-    record = _records(metric, option)
+    record = scan_records(options)
     m = count_groups(continues) if record else 0
     block_positives = _block_positives(is_positive)
     no_trace = np.empty(0, dtype=np.int64)
@@ -459,7 +402,7 @@ def bootstrap_ranking(
             state = stream(seed, np.uint64(first_replicate + r))
             result, state = _replicate(
                 is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive,
-                n_negative, block_positives, metric, option, record, scheme, state, workspace,
+                n_negative, block_positives, options, exact, record, scheme, state, workspace,
                 no_trace,
             )  # fmt: skip
             out[r] = result
@@ -467,18 +410,18 @@ def bootstrap_ranking(
 
 @jit
 def traced_replicate(
-    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, metric,
-    option, scheme, seed, replicate,
+    is_positive, continues, value, cells, weighted, cluster_of_atom, n_clusters, options,
+    exact, scheme, seed, replicate,
 ):  # fmt: skip
     """One replicate of :func:`bootstrap_ranking` with every atom's count (for tests)."""
     n = is_positive.shape[0]
     n_positive, n_negative = _class_sizes(is_positive, value, cells)
-    record = _records(metric, option)
+    record = scan_records(options)
     m = count_groups(continues) if record else 0
     trace = np.zeros(n, dtype=np.int64)
     result, _ = _replicate(
         is_positive, continues, value, cells, weighted, cluster_of_atom, n_positive,
-        n_negative, _block_positives(is_positive), metric, option, record, scheme,
+        n_negative, _block_positives(is_positive), options, exact, record, scheme,
         stream(seed, np.uint64(replicate)), _workspace(n, cells, n_clusters, m), trace,
     )  # fmt: skip
     return result, trace
@@ -488,34 +431,25 @@ def traced_replicate(
 def auc_jackknife(is_positive, continues, value, cells, weighted):
     """Leave-one-out ROC AUC of every atom's rows, in closed form from the placements.
 
-    With ``S = sum_pos sum_neg w_i w_j psi_ij`` (``psi`` 1 above, 1/2 tied), a positive
-    row of weight ``u`` in a tie group with ``FP`` negative weight at or above it and
-    ``N_g`` in the group has placement ``V = N - FP + N_g / 2`` and removing it gives
-    ``(S - u V) / ((P - u) N)``; a negative row has ``U = TP_before + P_g / 2`` and gives
-    ``(S - u U) / (P (N - u))`` (DeLong et al. 1988; Sun & Xu 2014).  Returns
-    ``(values, counts)``: one value per atom and the number of rows it stands for.
+    With ``S = sum_pos sum_neg w_i w_j psi_ij = AUC P N`` (``psi`` 1 above, 1/2 tied), a
+    positive row of weight ``u`` with placement ``V10`` leaves ``(S - u V10 N) /
+    ((P - u) N)``, a negative row with placement ``V01`` leaves ``(S - u V01 P) /
+    (P (N - u))`` (DeLong et al. 1988; Sun & Xu 2014).  The AUC comes from the ROC AUC
+    scan, the placements from :func:`assay._kernels.scans.roc_auc.group_placements`.
+    Returns ``(values, counts)``: one value per atom and the number of rows it stands for.
     """
     n = is_positive.shape[0]
-    total_positive = 0.0
-    total_negative = 0.0
-    # the class totals and S, in weight units, over the tie groups, in one pass
-    statistic = 0.0
-    tp = 0.0
-    p = 0.0
-    q = 0.0
-    for k in range(n):
-        w = value[k] if (cells or weighted) else 1.0
-        if is_positive[k]:
-            p += w
-            total_positive += w
-        else:
-            q += w
-            total_negative += w
-        if not continues[k]:
-            statistic += q * (tp + p / 2.0)
-            tp += p
-            p = 0.0
-            q = 0.0
+    options = RocAuc(1.0)
+    running = np.zeros(_N_SLOTS, dtype=np.float64)
+    context, scan_state = _start(options, not weighted, running)
+    none = np.empty(0, dtype=np.float64)
+    ones = np.ones(n, dtype=np.int64)
+    scan_state = _fold(0, ones, is_positive, continues, value, cells or weighted, running,
+                       options, context, scan_state, False, none, none)  # fmt: skip
+    total_positive = running[_TP]
+    total_negative = running[_FP]
+    auc = _finish(options, context, scan_state, running, False, none, none)
+    statistic = auc * total_positive * total_negative
     values = np.empty(n, dtype=np.float64)
     counts = np.empty(n, dtype=np.float64)
     tp = 0.0
@@ -530,16 +464,15 @@ def auc_jackknife(is_positive, continues, value, cells, weighted):
         else:
             q += w
         if not continues[k]:
-            placement_positive = total_negative - fp - q + q / 2.0
-            placement_negative = tp + p / 2.0
+            v10, v01 = group_placements(total_positive, total_negative, tp, fp, p, q)
             for i in range(start, k + 1):
                 u = value[i] if weighted else 1.0
                 if is_positive[i]:
-                    values[i] = (statistic - u * placement_positive) / (
+                    values[i] = (statistic - u * v10 * total_negative) / (
                         (total_positive - u) * total_negative
                     )
                 else:
-                    values[i] = (statistic - u * placement_negative) / (
+                    values[i] = (statistic - u * v01 * total_positive) / (
                         total_positive * (total_negative - u)
                     )
                 counts[i] = value[i] if cells else 1.0
@@ -553,7 +486,7 @@ def auc_jackknife(is_positive, continues, value, cells, weighted):
 
 @jit_parallel
 def grouped_jackknife(
-    is_positive, continues, value, cells, weighted, group_of_atom, n_groups, metric, option,
+    is_positive, continues, value, cells, weighted, group_of_atom, n_groups, options, exact,
     out, n_workers,
 ):  # fmt: skip
     """Delete-a-group jackknife: ``out[g]`` is the metric without the rows of group ``g``.
@@ -562,13 +495,13 @@ def grouped_jackknife(
     share of its rows to every group.  For BCa where no closed form exists.
     """
     n = is_positive.shape[0]
-    record = _records(metric, option)
+    record = scan_records(options)
     m = count_groups(continues) if record else 0
     for worker in prange(n_workers):
         counts = np.empty(n, dtype=np.int64)
-        accumulator = np.empty(_N_SLOTS, dtype=np.float64)
-        cumulative_tp = np.empty(m, dtype=np.float64)
-        cumulative_fp = np.empty(m, dtype=np.float64)
+        running = np.empty(_N_SLOTS, dtype=np.float64)
+        recorded_p = np.empty(m, dtype=np.float64)
+        recorded_q = np.empty(m, dtype=np.float64)
         for g in range(worker, n_groups, n_workers):
             for k in range(n):
                 if cells:
@@ -577,17 +510,18 @@ def grouped_jackknife(
                     counts[k] = size - removed
                 else:
                     counts[k] = 0 if group_of_atom[k] == g else 1
-            accumulator[:] = 0.0
-            accumulator[_PREVIOUS] = 1.0
-            _fold(0, counts, is_positive, continues, value, weighted, accumulator, metric,
-                  record, cumulative_tp, cumulative_fp)  # fmt: skip
-            out[g] = _finish(accumulator, metric, option, record, cumulative_tp, cumulative_fp)
+            context, scan_state = _start(options, exact, running)
+            scan_state = _fold(0, counts, is_positive, continues, value, weighted, running,
+                               options, context, scan_state, record, recorded_p,
+                               recorded_q)  # fmt: skip
+            out[g] = _finish(options, context, scan_state, running, record, recorded_p,
+                             recorded_q)  # fmt: skip
 
 
 @jit_parallel
 def paired_bootstrap_ranking(
     a_is_positive, a_continues, a_value, b_is_positive, b_continues, b_value,
-    a_position_of_b, weighted, cluster_of_atom, n_clusters, metric, option, scheme, seed,
+    a_position_of_b, weighted, cluster_of_atom, n_clusters, options, exact, scheme, seed,
     first_replicate, out_a, out_b, n_workers,
 ):  # fmt: skip
     """Both models' metric on the same replicates (a paired bootstrap).
@@ -599,7 +533,7 @@ def paired_bootstrap_ranking(
     """
     n = a_is_positive.shape[0]
     n_positive, n_negative = _class_sizes(a_is_positive, a_value, False)
-    record = _records(metric, option)
+    record = scan_records(options)
     m_a = count_groups(a_continues) if record else 0
     m_b = count_groups(b_continues) if record else 0
     block_positives = _block_positives(a_is_positive)
@@ -608,25 +542,25 @@ def paired_bootstrap_ranking(
         workspace = _workspace(n, False, n_clusters, m_a)
         counts = np.zeros(n, dtype=np.int64)
         buffer = np.empty(_BLOCK, dtype=np.int64)
-        accumulator = np.empty(_N_SLOTS, dtype=np.float64)
-        cumulative_tp = np.empty(m_b, dtype=np.float64)
-        cumulative_fp = np.empty(m_b, dtype=np.float64)
+        running = np.empty(_N_SLOTS, dtype=np.float64)
+        recorded_p = np.empty(m_b, dtype=np.float64)
+        recorded_q = np.empty(m_b, dtype=np.float64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
             result, state = _replicate(
                 a_is_positive, a_continues, a_value, False, weighted, cluster_of_atom,
-                n_positive, n_negative, block_positives, metric, option, record, scheme, state,
+                n_positive, n_negative, block_positives, options, exact, record, scheme, state,
                 workspace, counts,
             )  # fmt: skip
             out_a[r] = result
-            accumulator[:] = 0.0
-            accumulator[_PREVIOUS] = 1.0
+            context, scan_state = _start(options, exact, running)
             for start in range(0, n, _BLOCK):
                 size = min(_BLOCK, n - start)
                 block = buffer[:size]
                 for offset in range(size):
                     block[offset] = counts[a_position_of_b[start + offset]]
-                _fold(start, block, b_is_positive, b_continues, b_value, weighted, accumulator,
-                      metric, record, cumulative_tp, cumulative_fp)  # fmt: skip
-            out_b[r] = _finish(accumulator, metric, option, record, cumulative_tp,
-                               cumulative_fp)  # fmt: skip
+                scan_state = _fold(start, block, b_is_positive, b_continues, b_value, weighted,
+                                   running, options, context, scan_state, record, recorded_p,
+                                   recorded_q)  # fmt: skip
+            out_b[r] = _finish(options, context, scan_state, running, record, recorded_p,
+                               recorded_q)  # fmt: skip

@@ -1,7 +1,7 @@
 """Statistical inference: bootstrap intervals, permutation tests, comparisons of models.
 
 The public functions (``bootstrap``, ``compare``, ``permutation_test``) are built on
-the interval and p-value arithmetic of :mod:`assay.inference._intervals`.
+the interval and p-value arithmetic of :mod:`assay.resampling._intervals`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from assay.inference._analytic_intervals import (
     mean_ci,
     proportion_ci,
 )
-from assay.inference._bootstrap import bootstrap
-from assay.inference._compare import compare
 from assay.inference._contingency import cochrans_q, mcnemar
 from assay.inference._delong import auc_ci, delong_covariance
 from assay.inference._delong_tests import delong_test, delong_test_unpaired
@@ -25,9 +23,9 @@ from assay.inference._fold_tests import (
     welch_ttest,
 )
 from assay.inference._multiple_testing import adjust_pvalues
-from assay.inference._permutation import permutation_test
 from assay.inference._ranks import bonferroni_dunn, friedman, nemenyi
 from assay.inference._sign_tests import sign_test, wilcoxon_signed_rank
+from assay.resampling import bootstrap, compare, permutation_test
 
 __all__ = [
     "adjust_pvalues",

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from assay._distributions import pvalue as pvalue_of
 from assay._results import TestResult
 from assay._validation import (
     as_label_pair,
@@ -24,7 +25,6 @@ from assay._validation import (
     format_values,
 )
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._distributions import pvalue as pvalue_of
 
 __all__ = ["binomial_pvalue", "cochrans_q", "mcnemar"]
 

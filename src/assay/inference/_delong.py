@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
+from assay._distributions import critical_value
+from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
 from assay._validation import (
@@ -30,8 +32,6 @@ from assay._validation import (
     check_same_length,
 )
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.inference._distributions import critical_value
-from assay.inference._distributions import pvalue as pvalue_of
 from assay.metrics._sorted import sort_scores
 
 __all__ = ["auc_ci", "delong_covariance"]
@@ -156,7 +156,7 @@ def _single_auc_variance(
         raise ValueError(str(error).replace("`sample_weight`", f"`{weight_name}`")) from None
     data = sort_scores(positive, scores, weights)
     auc, total_positive, total_negative, squares_10, squares_01 = kernels.sorted_sums_of_squares(
-        *data.kernel_arguments
+        *data.kernel_arguments, data.integer_counts
     )
     scale = data.weight_scale
     u = total_positive / scale

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from assay._distributions import critical_value
+from assay._distributions import pvalue as pvalue_of
 from assay._results import ConfidenceInterval, TestResult
 from assay._validation import (
     as_finite_array,
@@ -24,8 +26,6 @@ from assay._validation import (
     check_same_length,
 )
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._distributions import critical_value
-from assay.inference._distributions import pvalue as pvalue_of
 
 __all__ = [
     "corrected_resampled_ttest",

@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import ranking as kernels
+from assay._kernels.pieces import scan_merged
+from assay._kernels.scans.average_precision import AveragePrecision
+from assay._kernels.scans.equal_error_rate import EqualErrorRate
+from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
+from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
+from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
+from assay._kernels.scans.roc_auc import RocAuc
 from assay._validation import (
     as_1d,
     as_probabilities,
@@ -33,6 +39,39 @@ __all__ = [
     "roc_auc_score",
 ]
 
+# The scan of each rule of ``pr_auc_score``.
+PR_AUC_SCANS = {
+    "trapezoid": PrAucTrapezoid,
+    "interpolated": PrAucInterpolated,
+    "11-point": PrAucElevenPoint,
+}
+
+
+# --- The scan options of each metric, from its public keyword options (the registry and
+# the resampling procedures select a metric's scan with these). ---
+
+
+def roc_auc_options(max_fpr: float | None = None, **_: Any) -> RocAuc:
+    return RocAuc(1.0 if max_fpr is None else float(max_fpr))
+
+
+def average_precision_options(**_: Any) -> AveragePrecision:
+    return AveragePrecision()
+
+
+def pr_auc_options(method: str = "trapezoid", **_: Any) -> Any:
+    return PR_AUC_SCANS[method]()
+
+
+def equal_error_rate_options(method: str = "interpolate", **_: Any) -> EqualErrorRate:
+    return EqualErrorRate(interpolated=method == "interpolate")
+
+
+def is_full_roc_auc(options: Any) -> bool:
+    """Whether the scan options are the full ROC AUC (which has a closed-form jackknife)."""
+    return isinstance(options, RocAuc) and options.max_fpr >= 1.0
+
+
 _ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
 
 
@@ -51,7 +90,8 @@ def roc_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(kernels.roc_auc(*data.kernel_arguments, 1.0 if max_fpr is None else max_fpr))
+    options = roc_auc_options(max_fpr)
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) -> float:
@@ -62,7 +102,7 @@ def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) ->
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(kernels.average_precision(*data.kernel_arguments))
+    return float(scan_merged(AveragePrecision(), *data.kernel_arguments, data.integer_counts))
 
 
 def pr_auc_from_sorted(
@@ -76,12 +116,8 @@ def pr_auc_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    if method == "trapezoid":
-        return float(kernels.pr_auc_trapezoid(*data.kernel_arguments))
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    if method == "interpolated":
-        return float(kernels.pr_auc_interpolated(tps, fps))
-    return float(kernels.pr_auc_eleven_point(tps, fps))
+    options = pr_auc_options(method)
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def equal_error_rate_from_sorted(
@@ -95,8 +131,8 @@ def equal_error_rate_from_sorted(
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    _, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    return float(kernels.equal_error_rate(tps, fps, method == "interpolate"))
+    options = equal_error_rate_options(method)
+    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
 
 
 def _check_max_fpr(max_fpr: Any) -> float | None:

@@ -19,14 +19,15 @@ dispatching on a chain of ``if metric is ...``.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from assay._kernels import resample
 from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
 from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
 from assay.metrics._confusion import AVERAGES
@@ -54,9 +55,9 @@ class MetricDeclaration:
     """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
     sorted_options: tuple[str, ...] = field(default=())
     """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
-    replicate_code: Callable[..., tuple[int, float]] | None = None
-    """For ``"ranking"``: ``replicate_code(**public_options) -> (metric code, option)`` of
-    the bootstrap kernels (:func:`assay._kernels.resample.replicate_metric`)."""
+    scan_options: Callable[..., Any] | None = None
+    """For ``"ranking"``: ``scan_options(**public_options)`` is the options named tuple
+    that selects the metric's scan in the kernels (:mod:`assay._kernels.scans`)."""
     value_range: tuple[float, float] = (-np.inf, np.inf)
     """The values the metric can take with its default options, ``(lowest, highest)``
     (infinite where unbounded): an interval of the metric is kept inside this range.
@@ -199,7 +200,7 @@ def _ranking_metric(
     from_sorted: Callable[..., float],
     options: tuple[str, ...],
     greater_is_better: bool,
-    replicate_code: Callable[..., tuple[int, float]],
+    scan_options: Callable[..., Any],
 ) -> MetricDeclaration:
     return MetricDeclaration(
         function.__name__,
@@ -208,31 +209,9 @@ def _ranking_metric(
         greater_is_better,
         from_sorted=from_sorted,
         sorted_options=options,
-        replicate_code=replicate_code,
+        scan_options=scan_options,
         value_range=UNIT_INTERVAL,
     )
-
-
-def _roc_auc_code(max_fpr: float | None = None, **_: Any) -> tuple[int, float]:
-    return resample.ROC_AUC, 1.0 if max_fpr is None else float(max_fpr)
-
-
-def _average_precision_code(**_: Any) -> tuple[int, float]:
-    return resample.AVERAGE_PRECISION, 0.0
-
-
-def _pr_auc_code(method: str = "trapezoid", **_: Any) -> tuple[int, float]:
-    codes = {
-        "trapezoid": resample.PR_AUC_TRAPEZOID,
-        "interpolated": resample.PR_AUC_INTERPOLATED,
-        "11-point": resample.PR_AUC_ELEVEN_POINT,
-    }
-    return codes[method], 0.0
-
-
-def _equal_error_rate_code(method: str = "interpolate", **_: Any) -> tuple[int, float]:
-    codes = {"interpolate": resample.EER_INTERPOLATE, "nearest": resample.EER_NEAREST}
-    return codes[method], 0.0
 
 
 def _values(
@@ -292,24 +271,28 @@ METRICS: dict[str, MetricDeclaration] = {
             _ranking.roc_auc_from_sorted,
             ("max_fpr",),
             True,
-            _roc_auc_code,
+            _ranking.roc_auc_options,
         ),
         _ranking_metric(
             _ranking.average_precision_score,
             _ranking.average_precision_from_sorted,
             (),
             True,
-            _average_precision_code,
+            _ranking.average_precision_options,
         ),
         _ranking_metric(
-            _ranking.pr_auc_score, _ranking.pr_auc_from_sorted, ("method",), True, _pr_auc_code
+            _ranking.pr_auc_score,
+            _ranking.pr_auc_from_sorted,
+            ("method",),
+            True,
+            _ranking.pr_auc_options,
         ),
         _ranking_metric(
             _ranking.equal_error_rate,
             _ranking.equal_error_rate_from_sorted,
             ("method",),
             False,
-            _equal_error_rate_code,
+            _ranking.equal_error_rate_options,
         ),
         _values(_regression.mean_squared_error, False, NON_NEGATIVE),
         _values(_regression.root_mean_squared_error, False, NON_NEGATIVE),
@@ -318,3 +301,73 @@ METRICS: dict[str, MetricDeclaration] = {
     )
 }
 """Every public scalar metric by name."""
+
+
+# --- Finding a metric: a registry function, its name, or any callable. ---
+
+
+def metric_name(metric: Any) -> str:
+    """A readable name of a callable metric, for results and messages.
+
+    A registry function gives its public name; a ``functools.partial`` the name of
+    what it wraps with its bound arguments, ``f1_score(average='macro')`` (never
+    ``'partial'``); another callable its ``__name__``, else its type's name.
+    """
+    if isinstance(metric, functools.partial):
+        bound = [reprlib.repr(value) for value in metric.args]
+        bound += [f"{key}={reprlib.repr(value)}" for key, value in metric.keywords.items()]
+        return f"{metric_name(metric.func)}({', '.join(bound)})"
+    for declaration in METRICS.values():
+        if declaration.function is metric:
+            return declaration.name
+    return str(getattr(metric, "__name__", type(metric).__name__))
+
+
+def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[..., Any], str]:
+    """(declaration or None, function, name) of ``metric``: an assay metric, its name,
+    or any callable ``f(y_true, y_pred, ...)`` (the generic path)."""
+    if isinstance(metric, str):
+        if metric not in METRICS:
+            raise ValueError(
+                f"`metric`={metric!r} is not an assay metric; known names: "
+                f"{', '.join(sorted(METRICS))}."
+            )
+        declaration = METRICS[metric]
+        return declaration, declaration.function, declaration.name
+    for declaration in METRICS.values():
+        if declaration.function is metric:
+            return declaration, metric, declaration.name
+    if callable(metric):
+        return None, metric, metric_name(metric)
+    raise TypeError(
+        "`metric` must be an assay metric, its name, or a callable "
+        f"f(y_true, y_pred, sample_weight=...); got {metric!r}."
+    )
+
+
+def resolve_metric_call(
+    metric: Any, metric_kwargs: dict[str, Any]
+) -> tuple[MetricDeclaration | None, Callable[..., Any], str, dict[str, Any]]:
+    """:func:`resolve_metric` for a call with keyword options ``metric_kwargs``.
+
+    A ``functools.partial`` of an assay metric with keyword arguments only is unwrapped:
+    its keywords join ``metric_kwargs`` and the metric keeps its fast path.  This is how
+    an option whose name a procedure uses itself is passed, e.g.
+    ``functools.partial(assay.pr_auc_score, method="interpolated")`` to ``compare``,
+    whose own ``method`` chooses bootstrap or permutation.
+    """
+    if (
+        isinstance(metric, functools.partial)
+        and not metric.args
+        and any(declaration.function is metric.func for declaration in METRICS.values())
+    ):
+        clash = sorted(set(metric.keywords) & set(metric_kwargs))
+        if clash:
+            raise ValueError(
+                f"`metric` already binds {', '.join(clash)}; pass each option once "
+                "(in the partial or as a keyword, not both)."
+            )
+        declaration, function, _ = resolve_metric(metric.func)
+        return declaration, function, metric_name(metric), {**metric.keywords, **metric_kwargs}
+    declaration, function, name = resolve_metric(metric)
+    return declaration, function, name, metric_kwargs

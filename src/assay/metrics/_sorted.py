@@ -48,6 +48,7 @@ class SortedBinary(NamedTuple):
     use_weights: bool
     weight_scale: float = 1.0  # weights were multiplied by this power of two
     grouped: bool = False  # entries are tie-group cells (unweighted counts as weights)
+    integer_counts: bool = False  # every weight is a whole number: scans sum exactly
 
     @property
     def kernel_arguments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -68,6 +69,30 @@ class SortedBinary(NamedTuple):
         return self.negative_scores.shape[0] > 0
 
 
+# Weights that are whole multiples of one power of two, totalling below this many such
+# units, are counts: the kernels take them in those units and sum them exactly, so
+# integer weights, unit weights (= no weights) and weights scaled by a power of two all
+# give the same bits.
+_EXACT_UNIT_BITS = 53
+
+
+def _count_unit(weights: np.ndarray) -> float | None:
+    """The power of two of which every weight is a whole multiple, if the weights add
+    up to at most 2**53 of it (then they are exact counts in that unit); else None."""
+    positive = weights[weights > 0.0]
+    mantissas, exponents = np.frexp(positive)  # w = m 2**e, 0.5 <= m < 1
+    integers = np.ldexp(mantissas, 53).astype(np.int64)  # exact: 53-bit mantissas
+    lowest = integers & -integers  # each mantissa's lowest set bit
+    unit_exponents = exponents - 53 + np.log2(lowest).astype(np.int64)
+    unit_exponent = int(unit_exponents.min())
+    if unit_exponent < -1074 + 53:  # a unit near the subnormals: take the float path
+        return None
+    total_exponent = int(np.frexp(positive.sum())[1])  # the total is below 2**e
+    if total_exponent - unit_exponent > _EXACT_UNIT_BITS:
+        return None
+    return float(np.ldexp(1.0, unit_exponent))
+
+
 def sort_scores(
     positive: np.ndarray,
     scores: np.ndarray,
@@ -83,7 +108,11 @@ def sort_scores(
     """
     use_weights = weights is not None
     weight_scale = 1.0
-    if weights is not None:
+    unit = None if weights is None else _count_unit(weights)
+    integer_counts = weights is None or unit is not None
+    if unit is not None:
+        weight_scale = 1.0 / unit  # a power of two: the weights become exact counts
+    elif weights is not None:
         # a power of two taking the largest weight into [0.5, 1): exact, and it keeps
         # products of class totals (P * N) far from overflow and underflow
         weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
@@ -104,6 +133,7 @@ def sort_scores(
                 True,
                 weight_scale,
                 grouped=True,
+                integer_counts=integer_counts,
             )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
         scores, positive, weight_array, use_weights, weight_scale
@@ -121,6 +151,7 @@ def sort_scores(
         negative_weights,
         use_weights,
         weight_scale,
+        integer_counts=integer_counts,
     )
 
 

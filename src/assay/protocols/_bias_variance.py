@@ -19,12 +19,11 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import montecarlo
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, n_workers
 from assay._kernels._rng import next_below, stream
 from assay._results import BiasVarianceResult
-from assay._validation import as_finite_array, check_option
+from assay._validation import as_finite_array, check_option, resolve_seed
 from assay._warnings import RepeatedWarnings
-from assay.inference._resampling import n_workers, resolve_seed
 from assay.protocols._decomposition import decompose
 from assay.protocols._generators import DEFAULT_X_RANGE, polynomial_truth
 

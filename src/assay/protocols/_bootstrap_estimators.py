@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 
 from assay._results import Bootstrap632Result
-from assay._validation import check_n_resamples, check_option
+from assay._validation import check_n_resamples, check_option, resolve_seed
 from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._resampling import resolve_seed
 from assay.protocols._models import model_factory, take_rows, targets
 from assay.protocols._splitters import _stream
 

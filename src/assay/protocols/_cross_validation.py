@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._distributions import critical_value
 from assay._results import (
     ConfidenceInterval,
     CrossValidationResult,
@@ -32,8 +33,7 @@ from assay._results import (
 from assay._validation import check_confidence_level
 from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._analytic_intervals import mean_ci
-from assay.inference._distributions import critical_value
+from assay.inference import mean_ci
 from assay.protocols._models import model_factory, take_rows
 from assay.protocols._models import targets as target_vector
 from assay.protocols._scoring import Scorer, continuous_scores, score, scorers, within_range

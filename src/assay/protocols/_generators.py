@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr
 
-from assay.inference._resampling import resolve_seed
+from assay._validation import resolve_seed
 
 __all__ = ["bayes_error_rate", "polynomial_regression_data", "polynomial_truth", "two_gaussians"]
 

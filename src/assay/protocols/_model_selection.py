@@ -13,7 +13,7 @@ from assay._results import (
     ModelComparisonResult,
 )
 from assay._warnings import RepeatedWarnings
-from assay.inference._fold_tests import (
+from assay.inference import (
     corrected_resampled_ttest,
     ftest_5x2cv,
     paired_ttest,

@@ -22,8 +22,13 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from assay._results import ConfidenceInterval
-from assay.inference._resampling import resolve_metric
-from assay.metrics._registry import METRICS, MetricDeclaration, clip_to_range, metric_range
+from assay.metrics._registry import (
+    METRICS,
+    MetricDeclaration,
+    clip_to_range,
+    metric_range,
+    resolve_metric,
+)
 
 __all__: list[str] = []
 

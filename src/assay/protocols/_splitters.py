@@ -26,9 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from assay._validation import few_distinct_values, format_values
+from assay._validation import few_distinct_values, format_values, resolve_seed
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._resampling import resolve_seed
 
 __all__ = [
     "BootstrapOutOfBag",

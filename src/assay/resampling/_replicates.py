@@ -91,7 +91,7 @@ def drop_undefined(distribution: Any) -> tuple[np.ndarray, int]:
 
     Examples
     --------
-    >>> from assay.inference._replicates import drop_undefined
+    >>> from assay.resampling._replicates import drop_undefined
     >>> drop_undefined([0.5, float("nan"), 0.75])
     (array([0.5 , 0.75]), 1)
     """

@@ -3,9 +3,9 @@
 The resampling kernels produce, for a metric, a bootstrap distribution (one value per
 replicate, NaN where the metric was undefined) and jackknife values.  This module turns
 them into intervals, a standard error and a bias: pure numpy/scipy, vectorised over the
-replicates.  The permutation p-value of :mod:`assay.inference._pvalues` is re-exported
+replicates.  The permutation p-value of :mod:`assay.resampling._pvalues` is re-exported
 here; the bootstrap p-values, which invert these intervals, are in
-:mod:`assay.inference._interval_pvalues`.
+:mod:`assay.resampling._interval_pvalues`.
 
 Definitions (each function's docstring gives the formula and its source):
 
@@ -31,8 +31,8 @@ from scipy.special import ndtr, ndtri
 from assay._results import ConfidenceInterval
 from assay._validation import check_confidence_level, check_option
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.inference._pvalues import permutation_pvalue
-from assay.inference._replicates import (
+from assay.resampling._pvalues import permutation_pvalue
+from assay.resampling._replicates import (
     TIE_TOLERANCE,
     as_1d_float,
     as_finite_scalar,
@@ -144,7 +144,7 @@ def percentile_interval(distribution: Any, confidence_level: float) -> Confidenc
     Examples
     --------
     >>> import numpy as np
-    >>> from assay.inference._intervals import percentile_interval
+    >>> from assay.resampling._intervals import percentile_interval
     >>> percentile_interval(np.arange(101.0), 0.5)
     ConfidenceInterval(low=25.0, high=75.0)
     """
@@ -191,7 +191,7 @@ def basic_interval(
     Examples
     --------
     >>> import numpy as np
-    >>> from assay.inference._intervals import basic_interval
+    >>> from assay.resampling._intervals import basic_interval
     >>> basic_interval(np.arange(101.0), 40.0, 0.5)  # (80 - 75, 80 - 25)
     ConfidenceInterval(low=5.0, high=55.0)
     """
@@ -229,7 +229,7 @@ def bias_correction(distribution: Any, estimate: float) -> float:
 
     Examples
     --------
-    >>> from assay.inference._intervals import bias_correction
+    >>> from assay.resampling._intervals import bias_correction
     >>> bias_correction([1.0, 2.0, 2.0, 3.0], 2.0)  # one below, two ties: (1 + 1) / 4
     0.0
     """
@@ -282,7 +282,7 @@ def acceleration(jackknife_values: Any, jackknife_counts: Any) -> float:
 
     Examples
     --------
-    >>> from assay.inference._intervals import acceleration
+    >>> from assay.resampling._intervals import acceleration
     >>> acceleration([1.0, 2.0, 3.0], [1, 1, 1])  # symmetric: no skewness
     0.0
     """
@@ -345,7 +345,7 @@ def bca_level(z0: float, acceleration: float, z: float) -> float:
 
     Examples
     --------
-    >>> from assay.inference._intervals import bca_level
+    >>> from assay.resampling._intervals import bca_level
     >>> bca_level(0.0, 0.0, 0.0)
     0.5
     >>> bca_level(0.0, 0.5, 3.0)  # past the pole w = 2: the largest replicate
@@ -385,7 +385,7 @@ def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple
 
     Examples
     --------
-    >>> from assay.inference._intervals import bca_levels
+    >>> from assay.resampling._intervals import bca_levels
     >>> [round(level, 6) for level in bca_levels(0.0, 0.0, 0.9)]
     [0.05, 0.95]
     """
@@ -468,7 +468,7 @@ def bca_interval(
     ``z0 = 0`` and ``a = 0``: the BCa interval is the percentile interval.
 
     >>> import numpy as np
-    >>> from assay.inference._intervals import bca_interval
+    >>> from assay.resampling._intervals import bca_interval
     >>> replicates = np.linspace(-1.0, 1.0, 101)
     >>> low, high = bca_interval(replicates, 0.0, [-0.1, 0.0, 0.1], [1, 1, 1], 0.5)
     >>> round(low, 12), round(high, 12)
@@ -597,7 +597,7 @@ def bootstrap_summary(
     --------
     >>> import warnings
     >>> import numpy as np
-    >>> from assay.inference._intervals import bootstrap_summary
+    >>> from assay.resampling._intervals import bootstrap_summary
     >>> replicates = np.array([1.0, 2.0, np.nan, 3.0, 4.0, 5.0])
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")

@@ -3,6 +3,7 @@ same draws, fast paths against the generic path, exact enumeration, and bad inpu
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numba
@@ -13,8 +14,9 @@ import assay
 import assay.reference as reference
 from assay._kernels import resample, streaming
 from assay._kernels._rng import shuffle, stream
+from assay._kernels.scans.roc_auc import RocAuc
 from assay.datasets import binormal_scores
-from assay.inference import _plans
+from assay.resampling import _plans
 
 FLOAT_RTOL = 1e-12
 
@@ -40,13 +42,13 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
     streaming.paired_bootstrap_ranking(
         plan.a_is_positive, plan.a_continues, plan.a_value, plan.b_is_positive,
         plan.b_continues, plan.b_value, plan.a_position_of_b, plan.weighted,
-        plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), 0, out_a,
+        plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), 0, out_a,
         out_b, 2,
     )  # fmt: skip
     for r in range(4):
         value_a, counts = streaming.traced_replicate(
             plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted,
-            plan.cluster_of_atom, 0, resample.ROC_AUC, 1.0, scheme, np.uint64(77), r,
+            plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), r,
         )  # fmt: skip
         assert out_a[r] == value_a
         counts_b = counts[plan.a_position_of_b]
@@ -306,3 +308,22 @@ def test_bootstrap_refuses_sparse_input():
         assay.bootstrap(assay.accuracy_score, sparse.csr_matrix(y), y, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match=r"^`y_pred` is a scipy\.sparse csr_array; sparse input"):
         assay.bootstrap(assay.roc_auc_score, y, sparse.csr_array(a[None, :]), n_resamples=10)
+
+
+def test_a_partial_of_an_assay_metric_keeps_the_fast_path_and_its_options():
+    # `compare` and `bootstrap` have a `method` of their own: a metric option of that
+    # name is passed in a partial, which is unwrapped into the metric's fast path
+    y, a = binormal_scores(2000, auc=0.8, rng=3)
+    b = a + np.random.default_rng(4).normal(size=a.shape)
+    partial_auc = functools.partial(assay.roc_auc_score, max_fpr=0.5)
+    as_partial = assay.compare(partial_auc, y, a, b, n_resamples=200, rng=5)
+    as_keyword = assay.compare(assay.roc_auc_score, y, a, b, n_resamples=200, rng=5, max_fpr=0.5)
+    np.testing.assert_array_equal(
+        as_partial.resampled_differences, as_keyword.resampled_differences
+    )
+    assert as_partial.metric == "roc_auc_score(max_fpr=0.5)"
+    eleven = functools.partial(assay.pr_auc_score, method="11-point")
+    result = assay.bootstrap(eleven, y, a, n_resamples=50, rng=6)
+    assert result.estimate == assay.pr_auc_score(y, a, method="11-point")
+    with pytest.raises(ValueError, match=r"`metric` already binds max_fpr; pass each option once"):
+        assay.compare(partial_auc, y, a, b, n_resamples=10, rng=0, max_fpr=0.3)

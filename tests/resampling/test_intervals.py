@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.inference._intervals import (
+from assay.resampling._intervals import (
     acceleration,
     basic_interval,
     bca_interval,

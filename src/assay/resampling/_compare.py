@@ -6,12 +6,12 @@ procedure keeps the pairing.
 ``method="bootstrap"``
     Both models see the same replicate (the same row counts); the interval comes from
     the replicates of the difference ``metric(A) - metric(B)``, and the p-value inverts
-    that interval (:mod:`assay.inference._interval_pvalues`), so the two never disagree.
+    that interval (:mod:`assay.resampling._interval_pvalues`), so the two never disagree.
 ``method="permutation"``
     Under the null hypothesis that the two models are exchangeable, each row's two
     values are swapped with probability 1/2: the predictions, or for a ranking metric
     each model's mid-distribution values (its midranks; see
-    :mod:`assay.inference._paired_permutation`); the p-value is the share of such
+    :mod:`assay.resampling._paired_permutation`); the p-value is the share of such
     replicates whose difference is at least as extreme as the observed one, with
     ``(count + 1) / (B + 1)`` (or exact enumeration of every swap pattern of the rows
     where the two values differ, when there are at most ``n_resamples`` patterns).
@@ -41,15 +41,16 @@ from assay._validation import (
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._interval_pvalues import difference_range, summary_interval_and_pvalue
-from assay.inference._intervals import bootstrap_summary, drop_undefined
-from assay.inference._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
-from assay.inference._paired_permutation import (
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
+from assay.resampling._intervals import bootstrap_summary, drop_undefined
+from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
+from assay.resampling._paired_permutation import (
     differing_rows,
     exact_permutation_differences,
     permutation_values,
 )
-from assay.inference._plans import (
+from assay.resampling._plans import (
     JointCells,
     PairedRowsPlan,
     PairedStreamPlan,
@@ -63,17 +64,16 @@ from assay.inference._plans import (
     rows_plan,
     scalar,
 )
-from assay.inference._pvalues import permutation_pvalue
-from assay.inference._resampling import (
+from assay.resampling._pvalues import permutation_pvalue
+from assay.resampling._resampling import (
     accepts_sample_weight,
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
 
 __all__ = ["compare"]
 
@@ -99,8 +99,7 @@ def _run_pairs(
 
 def _permuted_pairs(
     plan: PairedRowsPlan,
-    code: int,
-    option: float,
+    options: Any,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -129,8 +128,8 @@ def _permuted_pairs(
             plan.unit_of_row,
             plan.weighted,
             n_groups,
-            code,
-            option,
+            options,
+            not plan.weighted,
             np.uint64(seed),
             first,
             out_a,
@@ -144,8 +143,7 @@ def _permuted_pairs(
 
 def _streamed_pairs(
     plan: PairedStreamPlan,
-    code: int,
-    option: float,
+    options: Any,
     scheme: int,
     seed: int,
     n_resamples: int,
@@ -167,8 +165,8 @@ def _streamed_pairs(
             plan.weighted,
             plan.cluster_of_atom,
             plan.n_clusters,
-            code,
-            option,
+            options,
+            not plan.weighted,
             scheme,
             np.uint64(seed),
             first,
@@ -349,8 +347,8 @@ def _paired_distribution(
         and scores_a.ndim == 1
         and not (permutation and clusters is not None)
     ):
-        assert declaration.replicate_code is not None
-        code, option = declaration.replicate_code(**metric_kwargs)
+        assert declaration.scan_options is not None
+        options = declaration.scan_options(**metric_kwargs)
         if not permutation:
             streamed = paired_stream_plan(
                 y_true,
@@ -360,8 +358,8 @@ def _paired_distribution(
                 sample_weight=sample_weight,
                 clusters=clusters,
             )
-            pairs = _streamed_pairs(streamed, code, option, scheme, seed, n_resamples, progress)
-            return (*pairs, ranking_jackknife(streamed, code, option, seed) if bca else None)
+            pairs = _streamed_pairs(streamed, options, scheme, seed, n_resamples, progress)
+            return (*pairs, ranking_jackknife(streamed, options, seed) if bca else None)
         rows = paired_rows_plan(
             y_true,
             pred_a,
@@ -369,7 +367,7 @@ def _paired_distribution(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
         )
-        return (*_permuted_pairs(rows, code, option, seed, n_resamples, progress), None)
+        return (*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None
@@ -612,7 +610,7 @@ def compare(
     >>> result.interval, bool(low > 0 or high < 0)
     ('basic', True)
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     check_option(method, "method", ("bootstrap", "permutation"))
     permutation = method == "permutation"
     n_resamples = check_n_resamples(

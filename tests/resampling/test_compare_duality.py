@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import assay
-from assay._kernels import resample
+from assay._kernels.scans.roc_auc import RocAuc
 from assay.exceptions import DegenerateDataWarning
-from assay.inference import _paired_jackknife, _plans
-from assay.inference._plans import joint_cells, replicate_options
 from assay.metrics._registry import METRICS
+from assay.resampling import _paired_jackknife, _plans
+from assay.resampling._plans import joint_cells, replicate_options
 from tests.strategies import paired_labels, paired_ranking_data
 
 # (every level of a finer grid is checked on the replicates alone: test_interval_pvalues.py)
@@ -150,7 +150,7 @@ def test_auc_jackknife_of_the_difference_is_leave_one_out(tied, weighted) -> Non
     weight = rng.integers(1, 4, size=60).astype(float) if weighted else None
     plan = _plans.paired_stream_plan(y, a, b, pos_label=None, sample_weight=weight,
                                      clusters=None)  # fmt: skip
-    values, counts = _paired_jackknife.ranking_jackknife(plan, resample.ROC_AUC, 1.0, seed=0)
+    values, counts = _paired_jackknife.ranking_jackknife(plan, RocAuc(1.0), seed=0)
     assert np.all(counts == 1.0)
     expected = _leave_one_out(assay.roc_auc_score, y, a, b, weight)
     np.testing.assert_allclose(np.sort(values), expected, rtol=FLOAT_RTOL, atol=1e-15)
@@ -164,8 +164,8 @@ def test_grouped_ranking_jackknife_of_the_difference_is_leave_one_out_for_small_
     b = np.round(a + rng.normal(scale=0.5, size=50), 1)
     plan = _plans.paired_stream_plan(y, a, b, pos_label=None, sample_weight=None,
                                      clusters=None)  # fmt: skip
-    code, option = METRICS["average_precision_score"].replicate_code()
-    values, _ = _paired_jackknife.ranking_jackknife(plan, code, option, seed=5)
+    options = METRICS["average_precision_score"].scan_options()
+    values, _ = _paired_jackknife.ranking_jackknife(plan, options, seed=5)
     expected = _leave_one_out(assay.average_precision_score, y, a, b)
     np.testing.assert_allclose(np.sort(values), expected, rtol=FLOAT_RTOL, atol=1e-15)
 

@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from assay._validation import as_sample_weight, as_scores, check_same_length
-from assay.inference._plans import call_metric
 from assay.metrics._registry import MetricDeclaration
+from assay.resampling._plans import call_metric
 
 __all__: list[str] = []
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from assay import _validation as v
-from assay.inference._interval_pvalues import bootstrap_pvalue
-from assay.inference._intervals import (
+from assay.resampling._interval_pvalues import bootstrap_pvalue
+from assay.resampling._intervals import (
     acceleration,
     basic_interval,
     bca_interval,

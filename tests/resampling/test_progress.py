@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import assay
-from assay.inference import _resampling
-from assay.inference._resampling import Progress, run_in_chunks
+from assay.resampling import _resampling
+from assay.resampling._resampling import Progress, run_in_chunks
 
 
 class _Stream(io.StringIO):

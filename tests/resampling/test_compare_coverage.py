@@ -30,7 +30,7 @@ import pytest
 from scipy.special import ndtri
 
 import assay
-from assay.inference._intervals import basic_interval, percentile_interval
+from assay.resampling._intervals import basic_interval, percentile_interval
 
 pytestmark = pytest.mark.slow
 

@@ -35,8 +35,10 @@ from assay._validation import (
     check_option,
     reject_sparse,
 )
-from assay.inference._intervals import bootstrap_summary
-from assay.inference._plans import (
+from assay.metrics._ranking import is_full_roc_auc
+from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
+from assay.resampling._intervals import bootstrap_summary
+from assay.resampling._plans import (
     RowsPlan,
     StreamPlan,
     call_metric,
@@ -46,16 +48,15 @@ from assay.inference._plans import (
     scalar,
     stream_plan,
 )
-from assay.inference._resampling import (
+from assay.resampling._resampling import (
     accepts_sample_weight,
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
 
 __all__ = ["bootstrap"]
 
@@ -81,8 +82,7 @@ def _check_options(method: str, resampling: str, stratify: bool, groups: Any) ->
 
 def _ranking_distribution(
     plan: StreamPlan,
-    code: int,
-    option: float,
+    options: Any,
     scheme: int,
     seed: int,
     n_resamples: int,
@@ -99,8 +99,8 @@ def _ranking_distribution(
             plan.weighted,
             plan.cluster_of_atom,
             plan.n_clusters,
-            code,
-            option,
+            options,
+            not plan.weighted,
             scheme,
             np.uint64(seed),
             first,
@@ -112,10 +112,8 @@ def _ranking_distribution(
     return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
 
 
-def _ranking_jackknife(
-    plan: StreamPlan, code: int, option: float, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    if code == resample.ROC_AUC and option >= 1.0 and plan.n_clusters == 0:
+def _ranking_jackknife(plan: StreamPlan, options: Any, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    if is_full_roc_auc(options) and plan.n_clusters == 0:
         return streaming.auc_jackknife(
             plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted
         )
@@ -135,8 +133,8 @@ def _ranking_jackknife(
         plan.weighted,
         np.ascontiguousarray(group_of_atom, dtype=np.int64),
         n_groups,
-        code,
-        option,
+        options,
+        not plan.weighted,
         values,
         n_workers(),
     )
@@ -427,7 +425,7 @@ def bootstrap(
     >>> bool(low < result.estimate < high)
     True
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     _check_options(method, resampling, stratify, groups)
@@ -467,8 +465,8 @@ def bootstrap(
         estimate = scalar(
             call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name
         )
-        assert declaration.replicate_code is not None
-        code, option = declaration.replicate_code(**metric_kwargs)
+        assert declaration.scan_options is not None
+        options = declaration.scan_options(**metric_kwargs)
         streamed = stream_plan(
             y_true,
             score_array,
@@ -477,10 +475,10 @@ def bootstrap(
             clusters=clusters,
         )
         distribution = _ranking_distribution(
-            streamed, code, option, scheme, seed, n_resamples, progress
+            streamed, options, scheme, seed, n_resamples, progress
         )
         if method == "bca":
-            jackknife = _ranking_jackknife(streamed, code, option, seed)
+            jackknife = _ranking_jackknife(streamed, options, seed)
     else:
         estimate = scalar(
             call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from assay.inference._interval_pvalues import bootstrap_pvalue
-from assay.inference._intervals import (
+from assay.resampling._interval_pvalues import bootstrap_pvalue
+from assay.resampling._intervals import (
     basic_interval,
     percentile_interval,
     permutation_pvalue,

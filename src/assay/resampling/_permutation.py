@@ -34,24 +34,24 @@ from assay._validation import (
     check_same_length,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._plans import _unit_matrices, call_metric, replicate_options, scalar
-from assay.inference._pvalues import permutation_pvalue
-from assay.inference._replicates import drop_undefined
-from assay.inference._resampling import (
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._plans import _unit_matrices, call_metric, replicate_options, scalar
+from assay.resampling._pvalues import permutation_pvalue
+from assay.resampling._replicates import drop_undefined
+from assay.resampling._resampling import (
     check_weights_supported,
     chunk_size,
     n_workers,
-    resolve_metric,
+    resolve_metric_call,
     resolve_seed,
     run_in_chunks,
 )
-from assay.metrics._registry import MetricDeclaration
 
 __all__ = ["permutation_test"]
 
 
 def _ranking_null(
-    code: int, option: float, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+    scan_options: Any, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     seed: int, n_resamples: int, progress: bool,
 ) -> np.ndarray:  # fmt: skip
     positive, _ = binary_target(y_true, pos_label)
@@ -73,8 +73,8 @@ def _ranking_null(
             positive_sorted,
             unit_sorted,
             weights is not None,
-            code,
-            option,
+            scan_options,
+            weights is None,
             np.uint64(seed),
             first,
             out,
@@ -242,7 +242,7 @@ def permutation_test(
     >>> result.pvalue
     0.001
     """
-    declaration, function, name = resolve_metric(metric)
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     if alternative is None:
         alternative = "two-sided"
@@ -269,11 +269,9 @@ def permutation_test(
         and declaration.computed_from == "ranking"
         and score_array.ndim == 1
     ):
-        assert declaration.replicate_code is not None
-        code, option = declaration.replicate_code(**metric_kwargs)
+        assert declaration.scan_options is not None
         null = _ranking_null(
-            code,
-            option,
+            declaration.scan_options(**metric_kwargs),
             y_true,
             score_array,
             metric_kwargs.get("pos_label"),

@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.inference import _interval_pvalues
-from assay.inference._interval_pvalues import (
+from assay.resampling import _interval_pvalues
+from assay.resampling._interval_pvalues import (
     bootstrap_pvalue,
     interval_family,
     inverted_interval,
     tail_thresholds,
 )
-from assay.inference._intervals import (
+from assay.resampling._intervals import (
     acceleration,
     basic_interval,
     bca_interval,

@@ -26,20 +26,21 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import resample, streaming
-from assay.inference._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
-from assay.inference._plans import JointCells, PairedStreamPlan, RowsPlan
-from assay.inference._resampling import n_workers
+from assay._kernels import streaming
+from assay.metrics._ranking import is_full_roc_auc
+from assay.resampling._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
+from assay.resampling._plans import JointCells, PairedStreamPlan, RowsPlan
+from assay.resampling._resampling import n_workers
 
 __all__ = ["cells_jackknife", "ranking_jackknife", "rows_jackknife"]
 
 
 def ranking_jackknife(
-    plan: PairedStreamPlan, code: int, option: float, seed: int
+    plan: PairedStreamPlan, options: Any, seed: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(values, counts)`` of the difference, in model A's row order (or per group)."""
     n = plan.n_atoms
-    if code == resample.ROC_AUC and option >= 1.0 and plan.n_clusters == 0:
+    if is_full_roc_auc(options) and plan.n_clusters == 0:
         values_a, _ = streaming.auc_jackknife(
             plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted
         )
@@ -64,8 +65,8 @@ def ranking_jackknife(
     ):
         out = np.empty(n_groups, dtype=np.float64)
         streaming.grouped_jackknife(
-            is_positive, continues, value, False, plan.weighted, group, n_groups, code,
-            option, out, n_workers(),
+            is_positive, continues, value, False, plan.weighted, group, n_groups, options,
+            not plan.weighted, out, n_workers(),
         )  # fmt: skip
         values.append(out)
     return values[0] - values[1], np.ones(n_groups)

@@ -1,5 +1,5 @@
 """p-values of permutation tests (the bootstrap p-values, which invert bootstrap
-intervals, are in :mod:`assay.inference._interval_pvalues`).
+intervals, are in :mod:`assay.resampling._interval_pvalues`).
 
 - Randomized tests: ``(count + 1) / (B + 1)`` (Phipson & Smyth 2010); exact
   enumerations: ``count / B``.
@@ -18,7 +18,7 @@ import numpy as np
 
 from assay._validation import check_alternative
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._replicates import TIE_TOLERANCE, as_replicates
+from assay.resampling._replicates import TIE_TOLERANCE, as_replicates
 
 __all__ = ["permutation_pvalue"]
 
@@ -109,7 +109,7 @@ def permutation_pvalue(
 
     Examples
     --------
-    >>> from assay.inference._pvalues import permutation_pvalue
+    >>> from assay.resampling._pvalues import permutation_pvalue
     >>> permutation_pvalue([0.1, 0.2, 0.3, 0.4], 0.35, "greater")  # (1 + 1) / (4 + 1)
     0.4
     >>> permutation_pvalue([0.1, 0.2, 0.3, 0.4], 0.3, "greater", exact=True)  # 2 / 4

@@ -10,9 +10,10 @@ import pytest
 import assay
 import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
-from assay._kernels import resample, streaming
+from assay._kernels import pieces, resample, streaming
 from assay.datasets import binormal_scores
-from assay.inference import _plans, _resampling
+from assay.metrics._registry import METRICS
+from assay.resampling import _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
 FLOAT_RTOL = 1e-12
@@ -60,7 +61,12 @@ def naive_ranking_metric(y, s, sample_weight, name, **options):
     raise ValueError(name)
 
 
-def metric_of_replicate(plan, code, option, counts, library=reference):
+def scan_options(name, keywords):
+    """The kernels' scan options of registry metric ``name`` with public ``keywords``."""
+    return METRICS[name].scan_options(**keywords)
+
+
+def metric_of_replicate(plan, name, options, counts, library=reference):
     """The metric of a replicate built explicitly from its atom counts (rows with their
     counts as weights), computed by ``library``: the exact reference, or the naive numpy
     twin above for replicates too large for it."""
@@ -68,13 +74,6 @@ def metric_of_replicate(plan, code, option, counts, library=reference):
     w = counts * plan.value if plan.weighted else counts.astype(float)
     y = plan.is_positive.astype(int)
     s = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
-    name, options = {
-        resample.ROC_AUC: ("roc_auc_score", {"max_fpr": None if option >= 1 else option}),
-        resample.AVERAGE_PRECISION: ("average_precision_score", {}),
-        resample.PR_AUC_TRAPEZOID: ("pr_auc_score", {"method": "trapezoid"}),
-        resample.PR_AUC_INTERPOLATED: ("pr_auc_score", {"method": "interpolated"}),
-        resample.EER_NEAREST: ("equal_error_rate", {"method": "nearest"}),
-    }[code]
     if not (np.any(w[y == 1] > 0) and np.any(w[y == 0] > 0)) or not np.any(w > 0):
         return np.nan
     if library == "naive":
@@ -109,17 +108,7 @@ def test_the_naive_twin_is_the_reference(name, options, seed):
     )
 
 
-@pytest.mark.parametrize(
-    "code, option",
-    [
-        (resample.ROC_AUC, 1.0),
-        (resample.ROC_AUC, 0.3),
-        (resample.AVERAGE_PRECISION, 0.0),
-        (resample.PR_AUC_TRAPEZOID, 0.0),
-        (resample.PR_AUC_INTERPOLATED, 0.0),
-        (resample.EER_NEAREST, 0.0),
-    ],
-)
+@pytest.mark.parametrize(("name", "options"), NAIVE_CASES)
 @pytest.mark.parametrize(
     "data_kind, scheme",
     [
@@ -133,7 +122,7 @@ def test_the_naive_twin_is_the_reference(name, options, seed):
         ("clusters", resample.MULTINOMIAL),
     ],
 )
-def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, data_kind, scheme):
+def test_streamed_replicates_equal_the_reference_on_their_counts(name, options, data_kind, scheme):
     # The kernel's replicate against an independent computation of the metric of the
     # replicate built explicitly from the same counts (traced from the same stream;
     # integer weights = repetition).
@@ -150,7 +139,8 @@ def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, d
     assert plan.cells == (data_kind == "tied")
     arguments = (
         plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
-        plan.cluster_of_atom, plan.n_clusters, code, option, scheme, np.uint64(12345),
+        plan.cluster_of_atom, plan.n_clusters, scan_options(name, options), not plan.weighted,
+        scheme, np.uint64(12345),
     )  # fmt: skip
     out = np.empty(3)
     streaming.bootstrap_ranking(*arguments, 0, out, 2)
@@ -166,7 +156,7 @@ def test_streamed_replicates_equal_the_reference_on_their_counts(code, option, d
             assert counts.sum() == sizes.sum()
         # a cell's count is how many of its rows were drawn: rows of one cell are alike;
         # the replicate is too large for the exact reference: its naive numpy twin
-        expected = metric_of_replicate(plan, code, option, counts, library="naive")
+        expected = metric_of_replicate(plan, name, options, counts, library="naive")
         assert out[r] == pytest.approx(expected, rel=FLOAT_RTOL, nan_ok=True)
 
 
@@ -179,7 +169,7 @@ def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
     s = np.round(rng.normal(size=n) + y, 1 if data_kind == "tied" else 8)
     w = rng.random(n) if data_kind == "weighted" else None
     plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=w, clusters=None)
-    for code in (resample.ROC_AUC, resample.AVERAGE_PRECISION, resample.EER_NEAREST):
+    for name, options in NAIVE_CASES:
         for r in range(3):
             value, counts = streaming.traced_replicate(
                 plan.is_positive,
@@ -189,32 +179,26 @@ def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
                 plan.weighted,
                 plan.cluster_of_atom,
                 0,
-                code,
-                1.0,
+                scan_options(name, options),
+                not plan.weighted,
                 resample.MULTINOMIAL,
                 np.uint64(5),
                 r,
             )
-            expected = metric_of_replicate(plan, code, 1.0, counts, library=reference)
+            expected = metric_of_replicate(plan, name, options, counts, library=reference)
             assert value == pytest.approx(expected, rel=FLOAT_RTOL)
 
 
 def test_unit_counts_reproduce_the_plain_kernels_exactly():
-    # replicate_metric (the sweep of the permutation procedures) from the cumulative
-    # counts of the data themselves gives the plain kernels' floats
+    # the scan over the atoms of the data themselves (what a permutation replicate
+    # scans) gives the plain metrics' floats, bit for bit
     y, s = binormal_scores(5000, rng=4)
     table = assay.confusion_matrix_at_thresholds(y, s)
-    tps, fps = table.tps, table.fps
-    ends = np.arange(1, tps.shape[0] + 1)
-    prefix_a = np.concatenate([[0.0], tps])
-    prefix_b = np.concatenate([[0.0], fps])
-    for code, expected in [
-        (resample.ROC_AUC, assay.roc_auc_score(y, s)),
-        (resample.AVERAGE_PRECISION, assay.average_precision_score(y, s)),
-        (resample.PR_AUC_TRAPEZOID, assay.pr_auc_score(y, s)),
-    ]:
-        value = resample.replicate_metric(ends, ends, prefix_a, prefix_b, code, 1.0)
-        assert value == expected
+    positive = np.diff(np.concatenate([[0.0], table.tps]))
+    negative = np.diff(np.concatenate([[0.0], table.fps]))
+    for name, options in NAIVE_CASES:
+        value = pieces.scan(scan_options(name, options), positive, negative, True)
+        assert value == getattr(assay, name)(y, s, **options)
 
 
 def test_same_seed_same_result_and_different_seed_differs():
@@ -510,7 +494,7 @@ def test_grouped_jackknife_removes_each_group(tied):
     out = np.empty(n_groups)
     streaming.grouped_jackknife(
         plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
-        group_of_atom, n_groups, resample.AVERAGE_PRECISION, 0.0, out, 2,
+        group_of_atom, n_groups, scan_options("average_precision_score", {}), True, out, 2,
     )  # fmt: skip
     for g in range(n_groups):
         if plan.cells:
@@ -519,7 +503,7 @@ def test_grouped_jackknife_removes_each_group(tied):
         else:
             counts = (group_of_atom != g).astype(np.int64)
         expected = metric_of_replicate(
-            plan, resample.AVERAGE_PRECISION, 0.0, counts, library="naive"
+            plan, "average_precision_score", {}, counts, library="naive"
         )
         assert out[g] == pytest.approx(expected, rel=FLOAT_RTOL)
     # the shares of a cell over all groups add up to the cell
@@ -530,7 +514,7 @@ def test_grouped_jackknife_removes_each_group(tied):
 
 
 def test_basic_interval_is_kept_in_the_range_of_the_metric():
-    from assay.inference._intervals import basic_interval
+    from assay.resampling._intervals import basic_interval
 
     y_true, y_score = binormal_scores(60, auc=0.97, prevalence=0.5, rng=0)
     result = assay.bootstrap(

@@ -50,16 +50,16 @@ from scipy.special import ndtr, ndtri
 from assay._results import ConfidenceInterval
 from assay._validation import check_alternative, check_confidence_level, check_option
 from assay.exceptions import DegenerateDataWarning
-from assay.inference._intervals import (
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._intervals import (
     INTERVAL_METHODS,
     QUANTILE_METHOD,
     BootstrapSummary,
     bca_level,
     bca_parameters,
 )
-from assay.inference._pvalues import _observed_or_nan
-from assay.inference._replicates import as_replicates
-from assay.metrics._registry import MetricDeclaration
+from assay.resampling._pvalues import _observed_or_nan
+from assay.resampling._replicates import as_replicates
 
 __all__ = [
     "IntervalFamily",
@@ -98,7 +98,7 @@ class IntervalFamily(NamedTuple):
     def bounds(self, tail: float) -> ConfidenceInterval:
         """The interval with nominal probability ``tail`` below its lower bound and
         ``tail`` above its upper bound: the two-sided interval at confidence
-        ``1 - 2 tail``, computed exactly as :mod:`assay.inference._intervals` does."""
+        ``1 - 2 tail``, computed exactly as :mod:`assay.resampling._intervals` does."""
         if self.method == "bca":
             levels = [
                 bca_level(self.z0, self.acceleration, float(ndtri(tail))),
@@ -302,7 +302,7 @@ def inverted_interval(
     Examples
     --------
     >>> import numpy as np
-    >>> from assay.inference._interval_pvalues import interval_family, inverted_interval
+    >>> from assay.resampling._interval_pvalues import interval_family, inverted_interval
     >>> replicates = np.arange(-1.5, 9.5)  # -1.5, -0.5, ..., 8.5: q(u) = 0 at u = 0.15
     >>> family = interval_family(replicates, 3.5, "percentile")
     >>> (low, high), pvalue = inverted_interval(family, 0.8, "two-sided")
@@ -385,7 +385,7 @@ def bootstrap_pvalue(
     interval : {'percentile', 'basic', 'bca'}, default='percentile'
         The interval the p-value inverts.
     jackknife_values, jackknife_counts : array-like, optional
-        Required for ``interval='bca'`` (see :func:`~assay.inference._intervals.bca_interval`).
+        Required for ``interval='bca'`` (see :func:`~assay.resampling._intervals.bca_interval`).
     stacklevel : int, default=2
         Passed to :func:`warnings.warn`; 2 points at the caller of this function.
 
@@ -429,7 +429,7 @@ def bootstrap_pvalue(
     Examples
     --------
     >>> import numpy as np
-    >>> from assay.inference._interval_pvalues import bootstrap_pvalue
+    >>> from assay.resampling._interval_pvalues import bootstrap_pvalue
     >>> replicates = np.arange(-1.5, 9.5)  # -1.5, -0.5, ..., 8.5: q(u) = 0 at u = 0.15
     >>> bootstrap_pvalue(replicates, 3.5, "greater")
     0.15

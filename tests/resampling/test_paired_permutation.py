@@ -18,7 +18,7 @@ from scipy.special import logit
 from scipy.stats import rankdata
 
 import assay
-from assay.inference._paired_permutation import mid_distribution_codes
+from assay.resampling._paired_permutation import mid_distribution_codes
 from tests.strategies import INCREASING_TRANSFORMS, paired_ranking_data
 
 FLOAT_RTOL = 1e-12  # float sums of the same terms in another order

@@ -1,9 +1,8 @@
 """Machinery shared by the resampling procedures: seeds, metrics, chunks, progress.
 
-* :func:`resolve_seed` turns ``rng`` into the 64-bit master seed that keys every
-  replicate's random stream (ARCHITECTURE rule 5); it is reported back to the user.
-* :func:`resolve_metric` finds a metric's declaration in the registry (rule 8), or
-  accepts any callable for the generic path.
+(Seeds are resolved by :func:`assay._validation.resolve_seed`, metrics by
+:func:`assay.metrics._registry.resolve_metric`, the thread count is
+:func:`assay._kernels._jit.n_workers`; they are re-exported here for the engine.)
 * :func:`run_in_chunks` runs replicates in chunks so that a progress bar can follow and
   Ctrl-C stops between chunks.  The replicate index, not the chunk, keys the random
   streams, so results do not depend on the chunk size or the number of threads.
@@ -11,87 +10,28 @@
 
 from __future__ import annotations
 
-import functools
 import inspect
-import numbers
-import reprlib
 import sys
 import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-import numba
 import numpy as np
 
-from assay.metrics._registry import METRICS, MetricDeclaration
+from assay._kernels._jit import n_workers
+from assay._validation import resolve_seed
+from assay.metrics._registry import metric_name, resolve_metric, resolve_metric_call
 
-__all__: list[str] = []
+__all__ = [
+    "metric_name",
+    "n_workers",
+    "resolve_metric",
+    "resolve_metric_call",
+    "resolve_seed",
+]
 
-_SEED_LIMIT = 2**64
 # A chunk of replicates visits about this many atoms in all: a few tenths of a second.
 _CHUNK_WORK = 1 << 25
-
-
-def resolve_seed(rng: Any) -> int:
-    """The master seed (0 <= seed < 2**64) for ``rng``: None, an integer or a Generator.
-
-    None draws a fresh seed from the operating system's entropy; a Generator gives one
-    draw of 64 bits (so the same Generator state gives the same results).
-    """
-    if rng is None:
-        return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
-    if isinstance(rng, np.random.Generator):
-        return int(rng.integers(0, _SEED_LIMIT, dtype=np.uint64))
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        if 0 <= int(rng) < _SEED_LIMIT:
-            return int(rng)
-    raise ValueError(
-        f"`rng` must be None, an integer in [0, 2**64) or a numpy.random.Generator; got {rng!r}."
-    )
-
-
-def n_workers() -> int:
-    """Threads to split replicates between (Numba's current thread count)."""
-    return int(numba.get_num_threads())
-
-
-def metric_name(metric: Any) -> str:
-    """A readable name of a callable metric, for results and messages.
-
-    A registry function gives its public name; a ``functools.partial`` the name of
-    what it wraps with its bound arguments, ``f1_score(average='macro')`` (never
-    ``'partial'``); another callable its ``__name__``, else its type's name.
-    """
-    if isinstance(metric, functools.partial):
-        bound = [reprlib.repr(value) for value in metric.args]
-        bound += [f"{key}={reprlib.repr(value)}" for key, value in metric.keywords.items()]
-        return f"{metric_name(metric.func)}({', '.join(bound)})"
-    for declaration in METRICS.values():
-        if declaration.function is metric:
-            return declaration.name
-    return str(getattr(metric, "__name__", type(metric).__name__))
-
-
-def resolve_metric(metric: Any) -> tuple[MetricDeclaration | None, Callable[..., Any], str]:
-    """(declaration or None, function, name) of ``metric``: an assay metric, its name,
-    or any callable ``f(y_true, y_pred, ...)`` (the generic path)."""
-    if isinstance(metric, str):
-        if metric not in METRICS:
-            raise ValueError(
-                f"`metric`={metric!r} is not an assay metric; known names: "
-                f"{', '.join(sorted(METRICS))}."
-            )
-        declaration = METRICS[metric]
-        return declaration, declaration.function, declaration.name
-    for declaration in METRICS.values():
-        if declaration.function is metric:
-            return declaration, metric, declaration.name
-    if callable(metric):
-        return None, metric, metric_name(metric)
-    raise TypeError(
-        "`metric` must be an assay metric, its name, or a callable "
-        f"f(y_true, y_pred, sample_weight=...); got {metric!r}."
-    )
 
 
 def accepts_sample_weight(function: Callable[..., Any]) -> bool:

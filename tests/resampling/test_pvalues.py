@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from assay.exceptions import UndefinedMetricWarning
-from assay.inference._intervals import permutation_pvalue
+from assay.resampling._intervals import permutation_pvalue
 
 # p-values are ratios of small integers: exact up to the last bit.
 ROUNDING = 1e-15

@@ -1,0 +1,75 @@
+"""The one sorted layout: tie groups ("atoms") in descending score order.
+
+An atom is one distinct score with the positive and the negative weight of its rows
+(counts when unweighted).  Every ranking metric is a scan over the atoms
+(:mod:`assay._kernels.pieces`), whatever produced them: the two classes' sorted scores
+merged here, or the hashing pass that sums each distinct score's weight directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assay._kernels._jit import jit
+
+
+@jit
+def count_tie_groups(a, b):
+    """Number of distinct values in two ascending arrays together."""
+    i = 0
+    j = 0
+    groups = 0
+    na = a.shape[0]
+    nb = b.shape[0]
+    while i < na or j < nb:
+        value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+        while i < na and a[i] == value:
+            i += 1
+        while j < nb and b[j] == value:
+            j += 1
+        groups += 1
+    return groups
+
+
+@jit
+def next_tie_group(a, b, wa, wb, use_weights, i, j):
+    """The tie group starting at positions ``i``, ``j`` of two ascending arrays.
+
+    Returns ``(value, p, q, i', j')``: its (negated) score, its positive and negative
+    weight (1 per entry unless ``use_weights``) and where the next group starts.
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+    p = 0.0
+    while i < na and a[i] == value:
+        p += wa[i] if use_weights else 1.0
+        i += 1
+    q = 0.0
+    while j < nb and b[j] == value:
+        q += wb[j] if use_weights else 1.0
+        j += 1
+    return value, p, q, i, j
+
+
+@jit
+def tie_groups(a, b, wa, wb, use_weights):
+    """Atoms of the two classes' sorted scores: ``(scores, positive, negative)``.
+
+    ``a``, ``b``: the negated scores of the positive and of the negative rows (or tie
+    cells), ascending; ``wa``, ``wb``: their weights (read when ``use_weights``, else
+    every entry weighs 1).  Returns the distinct scores in descending order (-0.0 as
+    0.0) with the positive and the negative weight of each.
+    """
+    m = count_tie_groups(a, b)
+    scores = np.empty(m, dtype=np.float64)
+    positive = np.zeros(m, dtype=np.float64)
+    negative = np.zeros(m, dtype=np.float64)
+    i = 0
+    j = 0
+    for k in range(m):
+        value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+        scores[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
+        positive[k] = p
+        negative[k] = q
+    return scores, positive, negative
