@@ -218,7 +218,7 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
     from assay.metrics._registry import METRICS
     from assay.resampling._plans import stream_plan
 
-    metrics = [
+    metrics: list[tuple[str, dict[str, Any]]] = [
         ("roc_auc_score", {}),
         ("average_precision_score", {}),
         ("pr_auc_score", {"method": "trapezoid"}),
