@@ -136,9 +136,48 @@ def as_1d(values: Any, name: str, *, scores: bool = False) -> np.ndarray:
         raise ValueError(f"`{name}` must be 1-D, got an array of shape {array.shape}.")
     if array.shape[0] == 0:
         raise ValueError(f"`{name}` is empty; at least one sample is needed.")
-    if array.dtype == object and isinstance(array[0], _SEQUENCE_TYPES):
-        raise _legacy_multilabel_error(name, _first_sequence(array))
+    if array.dtype == object:
+        if isinstance(array[0], _SEQUENCE_TYPES):
+            raise _legacy_multilabel_error(name, _first_sequence(array))
+        _refuse_missing(array, name)
+    return _native(array)
+
+
+def _native(array: np.ndarray) -> np.ndarray:
+    """Numbers in the machine's byte order, float16 as float32: the kernels' dtypes.
+
+    Big-endian arrays (``'>i8'``, ``'>f8'``, read from files written elsewhere) hold
+    the same values; Numba compiles for native byte orders and no float16 arithmetic.
+    """
+    if array.dtype.kind in "biufc" and not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if array.dtype == np.float16:
+        array = array.astype(np.float32)
     return array
+
+
+def _missing_mask(array: np.ndarray) -> np.ndarray:
+    """Which entries of an object array are missing: None, NaN or pandas' NA and NaT."""
+    pandas = sys.modules.get("pandas")  # only pandas makes its NA; do not import it
+    if pandas is not None:
+        return np.asarray(pandas.isna(array), dtype=bool)
+    return np.fromiter(
+        (value is None or (isinstance(value, float) and value != value) for value in array),
+        dtype=bool,
+        count=array.shape[0],
+    )
+
+
+def _refuse_missing(array: np.ndarray, name: str) -> None:
+    """Raise for missing values in an object array (a pandas column with NA, say)."""
+    missing = _missing_mask(array)
+    if missing.any():
+        example = array[missing][0]
+        raise ValueError(
+            f"`{name}` contains {int(missing.sum())} missing values (e.g. {example!r} at "
+            f"index {int(np.argmax(missing))}); every sample needs a value: drop or fill "
+            "them first."
+        )
 
 
 def check_same_length(**arrays: np.ndarray | None) -> int:
@@ -201,24 +240,60 @@ def as_probabilities(values: Any, name: str = "y_prob", ndim: int = 1) -> np.nda
     return probabilities
 
 
-def as_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Weights as contiguous float64, finite, non-negative, not all zero; None stays None."""
+# Integer weights are kept as int64 when their total stays below this (exact sums).
+_INT64_TOTAL_LIMIT = 2**62
+
+
+def _integer_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Integer (or boolean) weights as int64 if their total fits int64 exactly, else None."""
+    array = as_1d(sample_weight, "sample_weight")
+    if array.dtype.kind not in "biu" or array.shape[0] != n:
+        return None
+    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
+        return None
+    weights = np.ascontiguousarray(array, dtype=np.int64)
+    largest = int(weights.max())
+    if largest * n >= _INT64_TOTAL_LIMIT and float(weights.sum(dtype=np.float64)) >= float(
+        _INT64_TOTAL_LIMIT
+    ):
+        return None
+    return weights
+
+
+def as_sample_weight(
+    sample_weight: Any, n: int, *, keep_integers: bool = False
+) -> np.ndarray | None:
+    """Weights as contiguous float64, finite, non-negative, not all zero; None stays None.
+
+    With ``keep_integers``, integer (and boolean) weights come back as int64 instead, so
+    that sums of them (confusion-matrix cells) are exact beyond 2**53, as long as their
+    total fits int64 (else float64).
+    """
     if sample_weight is None:
         return None
+    if keep_integers:
+        integers = _integer_weights(sample_weight, n)
+        if integers is not None:
+            _check_weight_signs(integers)
+            return integers
     weights = _as_float_array(sample_weight, "sample_weight", 1)
     if weights.shape[0] != n:
         raise ValueError(
             f"`sample_weight` has length {weights.shape[0]} but there are {n} samples."
         )
     _count_non_finite(weights, "sample_weight", "weights")
-    n_negative = int(np.count_nonzero(weights < 0.0))
+    _check_weight_signs(weights)
+    return weights
+
+
+def _check_weight_signs(weights: np.ndarray) -> None:
+    n_negative = int(np.count_nonzero(weights < 0))
     if n_negative:
         raise ValueError(
             f"`sample_weight` contains {n_negative} negative values; weights must be non-negative."
         )
-    if not np.any(weights > 0.0):
+    if not np.any(weights > 0):
         raise ValueError("`sample_weight` sums to zero; at least one weight must be positive.")
-    return weights
 
 
 def distinct_values(y: np.ndarray) -> np.ndarray:
@@ -265,12 +340,15 @@ def binary_target(
     accepted here (metrics that need both classes warn and return NaN).
     ``multiclass_hint`` is appended to the error for more than two classes.
     """
-    y = as_1d(y_true, name)
+    y = numbers_of_objects(as_1d(y_true, name))
     if y.dtype.kind == "f":
         _count_non_finite(y, name, "labels")
-    classes = few_distinct_values(y, 2)
-    if classes is None:  # more than two: find them all for the message
-        classes = distinct_values(y)
+    try:
+        classes = few_distinct_values(y, 2)
+        if classes is None:  # more than two: find them all for the message
+            classes = distinct_values(y)
+    except TypeError as error:  # objects that do not compare: 1 and "a"
+        raise mixed_labels_error(y, name) or error from error
     if _is_continuous(classes):
         example = classes[classes != np.round(classes)][0].item()
         raise ValueError(
@@ -382,6 +460,34 @@ def check_same_kind(first: np.ndarray, second: np.ndarray, names: tuple[str, str
         )
 
 
+def numbers_of_objects(array: np.ndarray) -> np.ndarray:
+    """An object array of numbers (a pandas column of dtype object) as a numeric array;
+    any other array unchanged (a mixture stays object)."""
+    if array.dtype == object and label_kind(array) == "numeric":
+        converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
+        if converted.dtype.kind in "biuf":
+            return _native(converted)
+    return array
+
+
+def mixed_labels_error(array: np.ndarray, name: str) -> ValueError | None:
+    """The error for an object array mixing labels that do not compare (numbers and
+    strings, say), naming one example of each kind; None if its labels are of one kind."""
+    examples: dict[str, Any] = {}
+    for value in array:
+        kind = "number" if isinstance(value, numbers.Number) else type(value).__name__
+        examples.setdefault(kind, value)
+        if len(examples) == 2:
+            break
+    if len(examples) < 2:
+        return None
+    shown = " and ".join(f"{value!r} ({type(value).__name__})" for value in examples.values())
+    return ValueError(
+        f"`{name}` mixes labels of different types, e.g. {shown}; class labels must all "
+        "be numbers or all be strings."
+    )
+
+
 def _label_array(values: Any, name: str) -> np.ndarray:
     """1-D labels of a label dtype; an object array of numbers becomes a numeric array."""
     array = as_1d(values, name)
@@ -390,11 +496,7 @@ def _label_array(values: Any, name: str) -> np.ndarray:
             f"`{name}` has dtype {array.dtype}; class labels must be integers, booleans, "
             "floats holding integers, or strings."
         )
-    if array.dtype == object and label_kind(array) == "numeric":
-        converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
-        if converted.dtype.kind in "biuf":
-            array = converted
-    return array
+    return numbers_of_objects(array)
 
 
 def as_labels(values: Any, name: str = "y_true") -> np.ndarray:

@@ -23,6 +23,7 @@ from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
+from assay._scaling import power_of_two_scale
 from assay._validation import (
     as_sample_weight,
     as_scores,
@@ -81,7 +82,7 @@ def _paired_inputs(
 
 def _weight_scale(weights: np.ndarray) -> float:
     """A power of two taking the largest weight into [0.5, 1) (exact; keeps P N finite)."""
-    return float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
+    return power_of_two_scale(float(weights.max()))
 
 
 class _Placements:

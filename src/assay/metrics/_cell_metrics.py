@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._scaling import rescaled_matrices
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._confusion import AVERAGES, Cells, one_vs_rest_cells
 
@@ -125,7 +126,8 @@ def _cell_ratio(
     zero_division: Any,
     stacklevel: int,
 ) -> Any:
-    cells = one_vs_rest_cells(matrix)
+    # scale-free ratios: a power of two keeps products of cells finite (weights of 1e80)
+    cells = one_vs_rest_cells(rescaled_matrices(matrix))
     if average == "binary":
         classes = np.array([pos_index])
     elif classes is not None:
@@ -239,7 +241,9 @@ def f1_from_confusion(
 
 
 def _block(matrix: np.ndarray, classes: Any) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float64)
+    """The ``classes`` block, divided by a power of two (the metrics of a block do not
+    depend on its scale; its products of cells then cannot overflow)."""
+    matrix = rescaled_matrices(matrix)
     if classes is None:
         return matrix
     index = np.asarray(classes, dtype=np.intp)
