@@ -283,6 +283,13 @@ def as_sample_weight(
         )
     _count_non_finite(weights, "sample_weight", "weights")
     _check_weight_signs(weights)
+    with np.errstate(over="ignore"):
+        total = float(np.sum(weights))
+    if total == np.inf:
+        raise ValueError(
+            "`sample_weight` sums to more than the largest float64 (about 1.8e308); "
+            "divide the weights by a common factor."
+        )
     return weights
 
 
