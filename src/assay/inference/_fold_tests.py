@@ -49,13 +49,25 @@ def _common_scale(*arrays: np.ndarray) -> float:
     return scale_if_extreme(max(float(np.max(np.abs(array))) for array in arrays))
 
 
-def _paired_differences(a: Any, b: Any) -> tuple[np.ndarray, float]:
-    """``a - b`` (times a power of two, returned too, when the scores are extreme) for
-    two finite 1-D arrays of the same length, at least 2."""
+def _paired_scores(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two finite 1-D arrays of the same length, at least 2."""
     first, second = _scores(a, "a"), _scores(b, "b")
     n = check_same_length(a=first, b=second)
     if n < 2:
         raise ValueError(f"`a` and `b` hold {n} paired value; at least 2 are needed.")
+    return first, second
+
+
+def _paired_differences(a: Any, b: Any) -> np.ndarray:
+    """``a - b`` for two finite 1-D arrays of the same length, at least 2."""
+    first, second = _paired_scores(a, b)
+    return first - second
+
+
+def _scaled_differences(a: Any, b: Any) -> tuple[np.ndarray, float]:
+    """``a - b`` times a power of two (1 in the ordinary range), and that power of two:
+    differences of scores near 1e308 do not overflow, and neither do their squares."""
+    first, second = _paired_scores(a, b)
     scale = _common_scale(first, second)
     return first * scale - second * scale, scale
 
@@ -186,7 +198,7 @@ def paired_ttest(
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    differences, scale = _paired_differences(a, b)
+    differences, scale = _scaled_differences(a, b)
     n = differences.shape[0]
     # mean and standard deviation without overflow (the variance of scores near 1e300
     # is not a float64), accurate for nearly constant values
@@ -378,7 +390,7 @@ def corrected_resampled_ttest(
             raise ValueError(f"`{name}` must be a positive number; got {value!r}.")
         sizes.append(float(value))
     train_size, test_size = sizes
-    differences, scale = _paired_differences(a, b)
+    differences, scale = _scaled_differences(a, b)
     n = differences.shape[0]
     factor = 1.0 / n + test_size / train_size
     mean, deviation = mean_and_deviation(differences)

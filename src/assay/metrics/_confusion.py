@@ -185,7 +185,10 @@ def _count_general(
         classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
     except TypeError as error:
         names = ("y_true", "y_pred")  # one array mixing types is named by itself
-        mixed = [mixed_labels_error(array, name) for array, name in zip((y_true, y_pred), names)]
+        mixed = [
+            mixed_labels_error(array, name)
+            for array, name in zip((y_true, y_pred), names, strict=True)
+        ]
         raise next((found for found in mixed if found is not None), None) or ValueError(
             "`y_true` and `y_pred` mix labels of different types (for example strings "
             "and numbers); labels must be mutually comparable."

@@ -29,8 +29,8 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from assay._results import ConfidenceInterval
-from assay._validation import check_confidence_level, check_option
 from assay._scaling import scale_if_extreme
+from assay._validation import check_confidence_level, check_option
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.resampling._pvalues import permutation_pvalue
 from assay.resampling._replicates import (
