@@ -14,7 +14,7 @@ import decimal
 
 import numpy as np
 import pytest
-from scipy.special import ndtri
+from scipy.special import betainc, gammaincinv, ndtri
 
 import assay
 from assay.exceptions import DegenerateDataWarning
@@ -56,6 +56,71 @@ def test_wilson_interval_of_huge_counts_matches_high_precision(k, n):
     assert result.estimate == k / n
     normal = assay.proportion_ci(k, n, method="normal").confidence_interval
     assert normal.low <= k / n <= normal.high
+
+
+# Beta(k, n) with n >> k is Gamma(k) / n up to a relative O(k / n + 1 / n): below this
+# for the counts used here (k / n <= 1e-6).
+POISSON_LIMIT_RTOL = 1e-5
+
+
+@pytest.mark.parametrize(
+    ("k", "n"),
+    [
+        (1000, 10**9),  # the lower Clopper-Pearson bound was twice the truth (above k/n)
+        (1000, 10**12),  # 16 times the truth
+        (10, 10**10),
+        (3, 10**15),
+        (1, 10**300),  # the Jeffreys bound was NaN
+        (2, 10**300),
+    ],
+    ids=["1e3 of 1e9", "1e3 of 1e12", "10 of 1e10", "3 of 1e15", "1 of 1e300", "2 of 1e300"],
+)
+@pytest.mark.parametrize("method", ["clopper_pearson", "jeffreys"])
+def test_exact_intervals_of_rare_events_match_the_poisson_limit(k, n, method):
+    # an independent computation: the lower bound is the alpha/2 quantile of
+    # Beta(k + a, n - k + 1 - a) (a = 0.5 for Jeffreys), i.e. Gamma(k + a) / n here;
+    # the upper one that of Beta(k + 1 - a, n - k + a)
+    shift = 0.5 if method == "jeffreys" else 0.0
+    interval = assay.proportion_ci(k, n, method=method).confidence_interval
+    low = gammaincinv(k + shift, 0.025) / n
+    high = gammaincinv(k + 1 - shift, 0.975) / n
+    assert interval.low == pytest.approx(low, rel=POISSON_LIMIT_RTOL)
+    assert interval.high == pytest.approx(high, rel=POISSON_LIMIT_RTOL)
+    assert interval.low < k / n < interval.high
+
+
+# |I_x(a, b) - q| / q at the returned bound: one unit in the last place of the bound
+# moves I_x by its density times that unit, up to 2e-9 relative for counts near 1e13
+# (a standard deviation of 9e-8 spans only 1.6e9 floats); betainc itself is accurate
+# to about 1e-13 there.
+DEFINING_EQUATION_RTOL = 1e-8
+
+
+@pytest.mark.parametrize(
+    ("k", "n"),
+    [(17, 40), (1000, 10**9), (10**4, 10**12), (5 * 10**7, 10**8), (10**13, 3 * 10**13)],
+)
+@pytest.mark.parametrize("method", ["clopper_pearson", "jeffreys"])
+def test_exact_interval_bounds_solve_their_defining_equation(k, n, method):
+    # Clopper and Pearson (1934): P(X >= k | p_low) = alpha/2 = P(X <= k | p_high),
+    # i.e. I_low(k, n - k + 1) = 0.025 and I_high(k + 1, n - k) = 0.975 (Jeffreys:
+    # the Beta(k + 1/2, n - k + 1/2) quantiles)
+    interval = assay.proportion_ci(k, n, method=method).confidence_interval
+    if method == "clopper_pearson":
+        low_shape, high_shape = (k, n - k + 1), (k + 1, n - k)
+    else:
+        low_shape = high_shape = (k + 0.5, n - k + 0.5)
+    assert betainc(*low_shape, interval.low) == pytest.approx(0.025, rel=DEFINING_EQUATION_RTOL)
+    assert betainc(*high_shape, interval.high) == pytest.approx(0.975, rel=DEFINING_EQUATION_RTOL)
+
+
+@pytest.mark.parametrize("method", ["clopper_pearson", "jeffreys"])
+def test_exact_intervals_of_counts_beyond_2_to_the_106_enclose_the_proportion(method):
+    # the interval is narrower than a unit in the last place of k/n
+    for k, n in [(10**40, 10**60), (5 * 10**200, 10**201), (10**300 - 1, 10**300)]:
+        interval = assay.proportion_ci(k, n, method=method).confidence_interval
+        assert interval.low <= k / n <= interval.high
+        assert interval.high - interval.low <= 2 * np.spacing(k / n)
 
 
 def test_counts_beyond_float64_are_refused_by_name():

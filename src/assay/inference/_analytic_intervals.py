@@ -26,8 +26,9 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import betaincinv, ndtri, stdtrit
+from scipy.special import ndtri, stdtrit
 
+from assay._distributions import beta_quantile
 from assay._results import ConfidenceInterval, IntervalResult
 from assay._scaling import mean_and_deviation
 from assay._validation import as_finite_array, check_confidence_level, check_option
@@ -133,11 +134,15 @@ def _proportion_bounds(
     alpha = 1.0 - confidence_level
     p = k / n
     if method == "clopper_pearson":
-        low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, alpha / 2.0))
-        high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - alpha / 2.0))
+        low = 0.0 if k == 0 else beta_quantile(k, n - k + 1, alpha / 2.0)
+        high = 1.0 if k == n else beta_quantile(k + 1, n - k, 1.0 - alpha / 2.0)
     elif method == "jeffreys":
-        low = 0.0 if k == 0 else float(betaincinv(k + 0.5, n - k + 0.5, alpha / 2.0))
-        high = 1.0 if k == n else float(betaincinv(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0))
+        low = 0.0 if k == 0 else beta_quantile(k + 0.5, n - k + 0.5, alpha / 2.0)
+        high = 1.0 if k == n else beta_quantile(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0)
+    if method in ("clopper_pearson", "jeffreys"):
+        # the true bounds enclose k/n; for counts beyond 2**106 they lie within a unit
+        # in the last place of it, which rounding of the float shape parameters can cross
+        low, high = min(low, p), max(high, p)
     else:
         z = _normal_quantile(confidence_level)
         if method == "wilson":
