@@ -172,6 +172,43 @@ def test_permutation_test_of_a_metric_undefined_on_every_permutation_is_nan(bina
     assert np.isnan(bootstrap.confidence_interval.low)
 
 
+@pytest.mark.parametrize("metric", ["fast", "python"])
+def test_paired_permutation_of_a_difference_undefined_everywhere_is_nan(binary, metric):
+    # once "`null_distribution` is empty" (an internal name), now NaN with a warning
+    _, y_score = binary
+    one_class = np.zeros(y_score.shape[0], dtype=int)
+    function = assay.roc_auc_score
+    if metric == "python":
+
+        def function(y_true, y_score):
+            return assay.roc_auc_score(y_true, y_score)
+
+    message = (
+        rf"^The difference is undefined in every permutation replicate \({N_RESAMPLES}\); "
+        r"the p-value is NaN\.$"
+    )
+    with pytest.warns(UndefinedMetricWarning) as record:  # the metric's own warnings first
+        result = assay.compare(
+            function,
+            one_class,
+            y_score,
+            -y_score,
+            method="permutation",
+            n_resamples=N_RESAMPLES,
+            rng=0,
+        )
+    assert re.search(message, str(record[-1].message))
+    assert np.isnan(result.pvalue)
+    assert result.resampled_differences.shape == (0,)
+    # the exact enumeration (no differing rows: one arrangement) likewise
+    with pytest.warns(UndefinedMetricWarning) as record:
+        exact = assay.compare(
+            assay.f1_score, one_class, one_class, one_class, method="permutation", rng=0
+        )
+    assert re.search(r"every permutation replicate \(1\)", str(record[-1].message))
+    assert np.isnan(exact.pvalue)
+
+
 @pytest.mark.parametrize(
     ("returned", "shown"), [(None, "None of type NoneType"), ("0.5", "'0.5' of type str")]
 )
