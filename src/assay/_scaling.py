@@ -26,6 +26,7 @@ __all__ = [
     "mean_and_deviation",
     "power_of_two_scale",
     "rescaled_matrices",
+    "scale_free_weights",
     "scale_if_extreme",
 ]
 
@@ -57,6 +58,17 @@ def scale_if_extreme(largest: float) -> float:
     ):
         return 1.0
     return power_of_two_scale(magnitude)
+
+
+def scale_free_weights(weights: np.ndarray | None) -> np.ndarray | None:
+    """Validated weights for a metric that does not depend on their scale (a ranking
+    metric), divided by a power of two when they lie outside [2**-500, 2**500]: the
+    kernels' products of class totals then neither underflow nor overflow, and the
+    metric is unchanged.  Ordinary weights (and None) are returned as they are."""
+    if weights is None:
+        return None
+    scale = scale_if_extreme(float(np.max(weights)))
+    return weights if scale == 1.0 else weights * scale
 
 
 def rescaled_matrices(matrix: np.ndarray) -> np.ndarray:

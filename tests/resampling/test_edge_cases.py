@@ -65,6 +65,58 @@ def test_bootstrap_of_tiny_fractional_weights_equals_that_of_the_same_weights_sc
     assert tiny.confidence_interval == pytest.approx((1.0, 1.0), abs=FLOAT_SUM_ROUNDING)
 
 
+def _replicates(procedure, metric, y_true, y_score, weights):
+    """The replicates of one resampling path of a ranking metric with these weights."""
+    other = -y_score + np.random.default_rng(6).normal(size=y_score.shape[0])
+    clusters = np.arange(y_true.shape[0]) % 17
+    options = {"sample_weight": weights, "n_resamples": N_RESAMPLES, "rng": 5}
+    if procedure == "permutation_test":
+        return assay.permutation_test(metric, y_true, y_score, **options).null_distribution
+    if procedure.startswith("compare"):
+        method = "permutation" if "permutation" in procedure else "bootstrap"
+        groups = clusters if "clusters" in procedure else None
+        return assay.compare(
+            metric, y_true, y_score, other, method=method, groups=groups, **options
+        ).resampled_differences
+    if procedure == "bootstrap clusters":
+        options["groups"] = clusters
+    else:
+        options["resampling"] = "poisson"
+    return assay.bootstrap(metric, y_true, y_score, **options).bootstrap_distribution
+
+
+@pytest.mark.parametrize("power", [-1060, -1000, 1000])
+@pytest.mark.parametrize(
+    "procedure",
+    [
+        "permutation_test",
+        "compare",
+        "compare permutation",
+        "compare clusters",
+        "bootstrap clusters",
+        "bootstrap poisson",
+    ],
+)
+def test_resampled_ranking_metrics_of_extreme_weights_equal_those_of_ordinary_ones(
+    binary, procedure, power
+):
+    # the ranking kernels of these paths took the weights as they were: their products
+    # of class totals underflowed (2**-1000) or overflowed (2**1000), and every replicate
+    # was NaN ("undefined in all replicates"); the weights are now divided by a power of
+    # two first, which changes no bit of a metric free of their scale
+    y_true, y_score = binary
+    rng = np.random.default_rng(3)
+    eighths = rng.integers(1, 40, y_true.shape[0]) / 8.0  # counts: the exact path
+    fractional = rng.random(y_true.shape[0]) + 0.01  # the floating-point path
+    # (times 2**-1060 fractional weights would lose bits: only exact subnormals there)
+    for weights in (eighths,) if power < -1022 else (eighths, fractional):
+        for metric in (assay.roc_auc_score, assay.average_precision_score):
+            extreme = _replicates(procedure, metric, y_true, y_score, weights * 2.0**power)
+            ordinary = _replicates(procedure, metric, y_true, y_score, weights)
+            assert not np.any(np.isnan(ordinary))
+            np.testing.assert_array_equal(extreme, ordinary)
+
+
 def test_bootstrap_of_huge_values_scales_exactly(binary):
     # replicates near 1e160 square beyond float64 in the standard error
     _, y_score = binary

@@ -24,6 +24,7 @@ import numpy as np
 from assay._kernels import paired
 from assay._kernels.sorting import descending_order
 from assay._results import PermutationTestResult
+from assay._scaling import scale_free_weights
 from assay._validation import (
     as_1d,
     as_sample_weight,
@@ -57,7 +58,7 @@ def _ranking_null(
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))  # tiny, huge
     order = descending_order(scores)
     if weights is not None:
         order = order[weights[order] > 0]

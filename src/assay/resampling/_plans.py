@@ -20,6 +20,7 @@ import numpy as np
 from assay._kernels import streaming
 from assay._kernels._cache import user_stacklevel
 from assay._kernels.sorting import descending_order
+from assay._scaling import scale_free_weights
 from assay._validation import (
     as_1d,
     as_label_pair,
@@ -71,7 +72,7 @@ def stream_plan(
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     if clusters is None:
         data = sort_scores(positive, scores, weights, group_ties=weights is None)
         is_positive, continues, value = streaming.merge_atoms(
@@ -261,7 +262,7 @@ def paired_rows_plan(
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     return PairedRowsPlan(
         scores_a,
         scores_b,
@@ -317,7 +318,7 @@ def paired_stream_plan(
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
     rows_a, a_is_positive, a_continues, a_value = _merged_rows(scores_a, positive, weights, kept)
     rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
