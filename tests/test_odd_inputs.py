@@ -213,3 +213,32 @@ def test_scores_of_object_dtype_are_refused_by_name():
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=r"^`y_score` must be numeric; got dtype object"):
             assay.roc_auc_score([0, 1], np.array([0.2, "x"], dtype=object))
+
+
+def test_object_arrays_of_numbers_are_read_as_numbers(data):
+    # a pandas column of dtype object holding floats was "must be numeric; got dtype
+    # object" for scores, regression targets and fold scores
+    y_true, y_score, _, _ = data
+    other = y_score[::-1].copy()
+    assert assay.roc_auc_score(y_true, y_score.astype(object)) == assay.roc_auc_score(
+        y_true, y_score
+    )
+    assert assay.mean_squared_error(
+        y_score.astype(object), other.astype(object)
+    ) == assay.mean_squared_error(y_score, other)
+    odd = assay.paired_ttest(y_score.astype(object), other.astype(object))
+    native = assay.paired_ttest(y_score, other)
+    assert (odd.statistic, odd.pvalue) == (native.statistic, native.pvalue)
+    with pytest.raises(ValueError, match=r"^`y_pred` must be numeric; got dtype object"):
+        assay.mean_squared_error(y_score, np.array([0.5, "x"] * 25, dtype=object))
+
+
+def test_float16_frequency_weights_count_without_a_bare_warning():
+    # (the whole-number check compared float16 weights with 2**62, which overflows there)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        odd = assay.error_rate_ci([0, 1, 0, 1], [0, 1, 1, 1], sample_weight=np.ones(4, "<f2"))
+    assert (
+        odd.confidence_interval
+        == assay.error_rate_ci([0, 1, 0, 1], [0, 1, 1, 1]).confidence_interval
+    )

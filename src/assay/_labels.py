@@ -124,9 +124,9 @@ def check_same_kind(first: np.ndarray, second: np.ndarray, names: tuple[str, str
 
 
 def numbers_of_objects(array: np.ndarray) -> np.ndarray:
-    """An object array of numbers (a pandas column of dtype object) as a numeric array;
-    any other array unchanged (a mixture stays object)."""
-    if array.dtype == object and label_kind(array) == "numeric":
+    """A 1-D object array of numbers (a pandas column of dtype object) as a numeric
+    array; any other array unchanged (a mixture stays object)."""
+    if array.dtype == object and array.ndim == 1 and label_kind(array) == "numeric":
         converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
         if converted.dtype.kind in "biuf":
             return native_numbers(converted)

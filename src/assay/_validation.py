@@ -184,6 +184,7 @@ def _as_float_array(values: Any, name: str, ndim: int, scores: bool = False) -> 
     else:
         reject_sparse(values, name)
         array = np.asarray(values)
+    array = numbers_of_objects(array)  # a pandas column of dtype object holding numbers
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
     return np.ascontiguousarray(array, dtype=np.float64)
@@ -518,7 +519,7 @@ def as_finite_array(values: Any, name: str, what: str = "values", max_ndim: int 
     A 1-D input stays 1-D.  ``what`` names the values in messages ("targets", "costs").
     """
     reject_sparse(values, name)
-    array = np.asarray(values)
+    array = numbers_of_objects(np.asarray(values))
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
     if not 1 <= array.ndim <= max_ndim:

@@ -302,6 +302,7 @@ def _frequency_weights(sample_weight: Any) -> Any:
     weights = np.asarray(sample_weight)
     if weights.dtype.kind != "f":
         return sample_weight
+    weights = weights.astype(np.float64)  # float16: 2**62 and the sum overflow in it
     fractional = np.isfinite(weights) & (weights != np.round(weights))
     n_fractional = int(np.count_nonzero(fractional))
     if n_fractional:
