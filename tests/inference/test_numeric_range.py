@@ -19,6 +19,8 @@ from scipy.special import betainc, gammaincinv, ndtri
 import assay
 from assay.exceptions import DegenerateDataWarning
 
+reference = pytest.importorskip("assay.reference")
+
 # The float64 evaluation against the 60-digit one: a few roundings, far below 1e-12.
 HIGH_PRECISION_RTOL = 1e-12
 
@@ -209,3 +211,17 @@ def test_delong_test_of_huge_weights_equals_that_of_large_ones():
     large = assay.delong_test(y_true, score_a, score_b, sample_weight=counts * 2.0**100)
     assert np.isfinite(huge.statistic)
     assert huge.statistic == pytest.approx(large.statistic * 2.0**450, rel=1e-12)
+
+
+@pytest.mark.parametrize("test", ["sign_test", "wilcoxon_signed_rank"])
+def test_sign_tests_of_scores_whose_differences_overflow(test):
+    # scores of 1.7e308 and -1.5e308 differ by more than the largest float64: a bare
+    # "overflow encountered in subtract" and ties among infinite differences; only the
+    # signs and the order of the differences count, which halving keeps
+    a = np.array([1.7e308, -1.6e308, 1.5e308, -1.2e308, 1.0e308, 0.5e308, -0.2e308])
+    b = np.array([-1.5e308, 1.4e308, -1.6e308, 0.1e308, 0.2e308, -1.6e308, 0.3e308])
+    ours = getattr(assay, test)(a, b)
+    exact = getattr(reference, test)(a / 4, b / 4)  # the same signs and order
+    assert (ours.statistic, ours.pvalue) == pytest.approx(
+        (exact["statistic"], exact["pvalue"]), rel=HIGH_PRECISION_RTOL
+    )

@@ -210,3 +210,21 @@ def test_fractional_weights_still_give_float64_cells():
     ours = assay.confusion_matrix([0, 1, 1], [0, 1, 0], sample_weight=[0.5, 2.0, 1.0])
     assert ours.dtype == np.float64
     np.testing.assert_array_equal(ours, [[0.5, 0.0], [1.0, 2.0]])
+
+
+@pytest.mark.parametrize("normalize", ["all", "true"])
+@pytest.mark.parametrize(("weight", "cost"), [(1e300, 1e10), (1e80, 1e300), (1e-310, 5.0)])
+def test_expected_cost_of_extreme_weights_and_costs_matches_the_reference(
+    data, normalize, weight, cost
+):
+    # a mean cost is free of the weights' scale: cells of 1e300 times costs of 1e10
+    # once overflowed (a bare RuntimeWarning and inf) although the mean is 1e10 or less
+    _, _, _, multi_true, multi_pred, weights = data
+    costs = cost * (1.0 - np.eye(3)) * np.array([[1.0], [0.5], [0.25]])
+    options = {"cost_matrix": costs, "normalize": normalize}
+    ours = assay.expected_cost(multi_true, multi_pred, sample_weight=weights * weight, **options)
+    exact = reference.expected_cost(
+        multi_true, multi_pred, sample_weight=weights * weight, **options
+    )
+    assert np.isfinite(ours)
+    assert ours == pytest.approx(exact, rel=REFERENCE_RTOL)

@@ -59,9 +59,19 @@ def _paired_scores(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _paired_differences(a: Any, b: Any) -> np.ndarray:
-    """``a - b`` for two finite 1-D arrays of the same length, at least 2."""
+    """``a - b`` for two finite 1-D arrays of the same length, at least 2 (for the sign
+    tests: only the signs and the order of the differences matter).
+
+    Where a difference overflows (scores beyond 2**1023 of opposite signs), every
+    difference is taken as ``a/2 - b/2`` instead: the same signs and order, as halving
+    is exact above the subnormals.
+    """
     first, second = _paired_scores(a, b)
-    return first - second
+    with np.errstate(over="ignore"):
+        differences = first - second
+    if np.all(np.isfinite(differences)):
+        return differences
+    return first * 0.5 - second * 0.5
 
 
 def _scaled_differences(a: Any, b: Any) -> tuple[np.ndarray, float]:
