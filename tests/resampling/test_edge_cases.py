@@ -299,3 +299,21 @@ def test_a_metric_warning_points_at_the_callers_line(binary, call):
         call(one_class, y_score)
     assert record, "the degenerate input should warn"
     assert {item.filename for item in record} == {__file__}
+
+
+@pytest.mark.parametrize("procedure", ["bootstrap", "permutation_test", "compare"])
+def test_a_metric_value_beyond_float64_is_named(procedure):
+    # the MAE of errors near 3.4e308 is beyond float64 (inf): once an error about
+    # `distribution` (an internal name) or a bare "invalid value" RuntimeWarning
+    rng = np.random.default_rng(9)
+    y_true = rng.choice([-1.7e308, 1.7e308], 40)
+    y_pred = -y_true
+    arguments = (y_true, y_pred, y_pred * 0.5) if procedure == "compare" else (y_true, y_pred)
+    message = (
+        r"^`metric` \(mean_absolute_error\) returned inf: its value lies beyond the "
+        r"float64 range \(about 1\.8e308\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        getattr(assay, procedure)(
+            assay.mean_absolute_error, *arguments, n_resamples=N_RESAMPLES, rng=0
+        )

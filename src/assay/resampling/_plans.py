@@ -10,6 +10,7 @@ problem in one merged order (:class:`StreamPlan`), two models' sorted rows
 from __future__ import annotations
 
 import inspect
+import math
 import os
 import warnings
 from collections.abc import Callable
@@ -197,12 +198,19 @@ def scalar(value: Any, name: str) -> float:
     try:
         if item is None or isinstance(item, str | bytes):
             raise TypeError
-        return float(item)
+        number = float(item)
     except (TypeError, ValueError) as error:
         raise TypeError(
             f"`metric` ({name}) returned {value!r} of type {type(value).__name__}; a metric "
             "must return a number (NaN where it is undefined)."
         ) from error
+    if math.isinf(number):  # a value beyond float64 (the MAE of errors near 1e308)
+        raise ValueError(
+            f"`metric` ({name}) returned {number}: its value lies beyond the float64 range "
+            "(about 1.8e308), and resampled values must be finite; divide the targets and "
+            "predictions by a common factor."
+        )
+    return number
 
 
 def replicate_options(
