@@ -253,19 +253,29 @@ def html_fragment(result: Any, diagram: str = "") -> str:
     )
 
 
-def diagram_svg(result: Any) -> str | None:
-    """The critical difference diagram as inline SVG text; None without matplotlib."""
-    try:
-        import matplotlib
-        from matplotlib.figure import Figure
-    except ImportError:
-        return None
+def diagram_figure(result: Any) -> Any:
+    """The critical difference diagram on a new matplotlib Figure (no pyplot state).
+
+    Raises ImportError without matplotlib.
+    """
+    from matplotlib.figure import Figure
+
     from assay.plot import critical_difference_diagram
 
     posthoc = result.nemenyi if result.bonferroni_dunn is None else result.bonferroni_dunn
     figure = Figure(figsize=(7.0, 1.2 + 0.25 * (result.n_models + len(result.cliques))))
-    axes = figure.subplots()
-    critical_difference_diagram(posthoc, ax=axes)
+    critical_difference_diagram(posthoc, ax=figure.subplots())
+    return figure
+
+
+def diagram_svg(result: Any) -> str | None:
+    """The critical difference diagram as inline SVG text; None without matplotlib."""
+    try:
+        import matplotlib
+
+        figure = diagram_figure(result)
+    except ImportError:
+        return None
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "assay"}):
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})

@@ -109,8 +109,9 @@ def _long_table(
         first = int(bad[0])
         raise ValueError(
             f"The score column {score!r} has {bad.shape[0]} missing or non-finite values "
-            f"(NaN or infinite), the first on row {first} (data set {datasets[first]!r}, "
-            f"model {models[first]!r}); every (data set, model) pair needs a finite score."
+            f"(NaN or infinite), the first on row {first} (data set "
+            f"{datasets.tolist()[first]!r}, model {models.tolist()[first]!r}); every "
+            "(data set, model) pair needs a finite score."
         )
     shape = (len(dataset_names), len(model_names))
     cells = rows * shape[1] + cols
