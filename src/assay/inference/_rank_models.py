@@ -359,14 +359,17 @@ def rank_models(
     Examples
     --------
     >>> from assay import rank_models
-    >>> table = {"data set": ["a", "a", "b", "b", "c", "c", "d", "d"],
-    ...          "model": ["x", "y"] * 4,
-    ...          "accuracy": [0.90, 0.85, 0.70, 0.72, 0.88, 0.80, 0.95, 0.93]}
+    >>> table = {"data set": ["a"] * 3 + ["b"] * 3 + ["c"] * 3 + ["d"] * 3,
+    ...          "model": ["x", "y", "z"] * 4,
+    ...          "accuracy": [0.90, 0.85, 0.80, 0.70, 0.72, 0.60,
+    ...                       0.88, 0.80, 0.79, 0.95, 0.93, 0.90]}
     >>> result = rank_models(table, dataset="data set", model="model", score="accuracy")
     >>> result.model_names, result.average_ranks.tolist()
-    (('x', 'y'), [1.25, 1.75])
-    >>> result.wilcoxon_wins.tolist()
-    [[0, 3], [1, 0]]
+    (('x', 'y', 'z'), [1.25, 1.75, 3.0])
+    >>> result.wilcoxon_wins.tolist()  # [i, j]: data sets on which i beats j
+    [[0, 3, 4], [1, 0, 4], [0, 0, 0]]
+    >>> print(str(result).splitlines()[0])
+    Ranking of 3 models over 4 data sets (higher scores are better; alpha = 0.05)
     """
     lower_is_better = _check_bool(lower_is_better, "lower_is_better")
     alpha = _check_alpha(alpha)
