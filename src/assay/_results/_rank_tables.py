@@ -262,9 +262,9 @@ def diagram_figure(result: Any) -> Any:
 
     from assay.plot import critical_difference_diagram
 
-    posthoc = result.nemenyi if result.bonferroni_dunn is None else result.bonferroni_dunn
-    figure = Figure(figsize=(7.0, 1.2 + 0.25 * (result.n_models + len(result.cliques))))
-    critical_difference_diagram(posthoc, ax=figure.subplots())
+    n_bars = len(result.cliques) if result.bonferroni_dunn is None else 1
+    figure = Figure(figsize=(7.0, 1.0 + 0.25 * ((result.n_models + 1) // 2 + n_bars)))
+    critical_difference_diagram(result, ax=figure.subplots())
     return figure
 
 

@@ -6,6 +6,16 @@ matplotlib is imported when a plot is drawn, not when this package is imported, 
 
 from __future__ import annotations
 
-from assay.plot._critical_difference import critical_difference_diagram
+from assay.plot._critical_difference import (
+    CriticalDifferenceDisplay,
+    CriticalDifferenceLayout,
+    critical_difference_diagram,
+    critical_difference_layout,
+)
 
-__all__ = ["critical_difference_diagram"]
+__all__ = [
+    "CriticalDifferenceDisplay",
+    "CriticalDifferenceLayout",
+    "critical_difference_diagram",
+    "critical_difference_layout",
+]
