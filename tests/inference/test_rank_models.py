@@ -449,3 +449,27 @@ def test_notebook_html_is_the_tables() -> None:
     fragment = _demsar()._repr_html_()
     assert fragment.startswith('<div class="assay-ranking">') and "<svg" not in fragment
     assert fragment.count("<table>") == 2
+
+
+def test_identical_rankings_fall_back_on_the_chi_squared_pvalue() -> None:
+    # every data set ranks the models 1, 2, 3: F_F is unbounded (NaN), chi^2_F = 2N = 10
+    with pytest.warns(DegenerateDataWarning, match="zero denominator") as caught:
+        result = rank_models(np.tile([3.0, 2.0, 1.0], (5, 1)))
+    assert {warning.filename for warning in caught} == {__file__}
+    assert np.isnan(result.friedman.iman_davenport_pvalue)
+    assert result.friedman.statistic == 10.0
+    assert str(result).splitlines()[2] == "The average ranks differ significantly."
+    assert json.loads(result.to_json())["friedman"]["iman_davenport_statistic"] is None
+
+
+def test_all_ties_warn_twice_and_find_nothing() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = rank_models(np.ones((4, 3)))
+    assert [str(w.message).split(":")[0] for w in caught] == [
+        "Every data set ties all models",
+        "3 pairs of models score the same on every data set (model 0 vs model 1, model 0 vs "
+        "model 2, model 1 vs model 2)",
+    ]
+    assert result.friedman.pvalue == 1.0 and not result.wilcoxon_significant.any()
+    assert str(result).splitlines()[2].startswith("No significant difference")
