@@ -22,15 +22,15 @@ __all__: list[str] = []
 SIGNIFICANT = "*"
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em;
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 68em;
        color: #222; line-height: 1.4; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; }
-th { text-align: left; background: #f4f4f4; }
+th { text-align: left; background: #f4f4f4; white-space: nowrap; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 p.note { color: #555; font-size: 0.9em; }
-figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+figure { margin: 1em 0; } figure svg { width: 100%; max-width: 46em; height: auto; }
 """.strip()
 
 
