@@ -83,11 +83,11 @@ def test_parquet_to_json(tmp_path: Path) -> None:
     assert process.returncode == 0, process.stderr
     assert process.stdout == ""
     data = json.loads(out.read_text())  # the format from the suffix
-    expected = json.loads(_expected(lower_is_better=True).to_json())
+    expected = json.loads(_expected(higher_is_better=False).to_json())
     assert (
         data.pop("dataset_names") == DATASETS and expected.pop("dataset_names")[0] == "data set 0"
     )
-    assert data == expected and data["lower_is_better"] is True
+    assert data == expected and data["higher_is_better"] is False
 
 
 def test_wide_csv_to_html_and_png(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def _read_parquet(path: Path, wanted: list[str] | None) -> dict[str, list]:
         import pyarrow.parquet as parquet
     except ImportError:
         raise TableError(
-            f"Reading {path} needs pyarrow: `pip install 'assay[parquet]'` (or pyarrow)."
+            f"Reading {path} needs pyarrow: `pip install 'assay[files]'` (or pyarrow)."
         ) from None
     present = parquet.read_schema(path).names
     columns = present if wanted is None else wanted
@@ -144,7 +144,7 @@ def column_names(path: str | Path) -> list[str]:
             import pyarrow.parquet as parquet
         except ImportError:
             raise TableError(
-                f"Reading {path} needs pyarrow: `pip install 'assay[parquet]'` (or pyarrow)."
+                f"Reading {path} needs pyarrow: `pip install 'assay[files]'` (or pyarrow)."
             ) from None
         return list(parquet.read_schema(path).names)
     with path.open(newline="", encoding="utf-8-sig") as handle:
@@ -237,7 +237,7 @@ def run(arguments: argparse.Namespace, parser: argparse.ArgumentParser, out: Any
             result = rank_models(
                 table,
                 **columns,
-                lower_is_better=arguments.lower_is_better,
+                higher_is_better=not arguments.lower_is_better,
                 alpha=arguments.alpha,
                 control=arguments.control,
                 zero_method=arguments.zero_method,

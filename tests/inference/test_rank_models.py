@@ -133,14 +133,14 @@ def test_against_scipy(seed: int, shape: tuple[int, int]) -> None:
     assert np.all(total[upper] == n * (n + 1) / 2)
 
 
-def test_lower_is_better_is_the_negated_table() -> None:
+def test_lower_scores_better_is_the_negated_table() -> None:
     scores = _untied(4, (9, 5))
     higher = rank_models(scores)
-    lower = rank_models(-scores, lower_is_better=True)
+    lower = rank_models(-scores, higher_is_better=False)
     np.testing.assert_array_equal(lower.average_ranks, higher.average_ranks)
     np.testing.assert_array_equal(lower.wilcoxon_pvalues, higher.wilcoxon_pvalues)
     np.testing.assert_array_equal(lower.wilcoxon_rank_sums, higher.wilcoxon_rank_sums)
-    assert lower.lower_is_better and not higher.lower_is_better
+    assert not lower.higher_is_better and higher.higher_is_better
     assert "lower scores are better" in str(lower)
 
 
@@ -307,7 +307,11 @@ def _long_with_nan() -> pandas.DataFrame:
         ),
         (DEMSAR, {"control": 4}, r"`control` must be a model index in \[0, 3\].*got 4"),
         (DEMSAR, {"alpha": 1.5}, r"`alpha` must be in \(0, 1\); got 1.5"),
-        (DEMSAR, {"lower_is_better": "yes"}, "`lower_is_better` must be True or False; got 'yes'"),
+        (
+            DEMSAR,
+            {"higher_is_better": "yes"},
+            "`higher_is_better` must be True or False; got 'yes'",
+        ),
         (DEMSAR, {"zero_method": "split"}, "zero_method"),
     ],
 )  # fmt: skip

@@ -46,8 +46,8 @@ class RankModelsResult(_ResultMixin):
         The rank of each model on each data set (1 = best, midranks for ties).
     average_ranks : numpy.ndarray of shape (n_models,)
         The mean rank of each model over the data sets.
-    lower_is_better : bool
-        Whether the lowest score ranked first.
+    higher_is_better : bool
+        Whether the highest score ranked first.
     alpha : float
         Family-wise significance level of every test.
     friedman : FriedmanResult
@@ -92,7 +92,7 @@ class RankModelsResult(_ResultMixin):
     scores: np.ndarray
     ranks: np.ndarray
     average_ranks: np.ndarray
-    lower_is_better: bool
+    higher_is_better: bool
     alpha: float
     friedman: FriedmanResult
     nemenyi: PosthocResult
@@ -130,7 +130,7 @@ class RankModelsResult(_ResultMixin):
         )
         for name in ("model_names", "dataset_names"):
             object.__setattr__(self, name, tuple(str(item) for item in getattr(self, name)))
-        object.__setattr__(self, "lower_is_better", bool(self.lower_is_better))
+        object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
 
     @property
     def order(self) -> tuple[int, ...]:

@@ -58,7 +58,7 @@ def _rank(value: float) -> str:
 def summary_lines(result: Any) -> list[str]:
     """The tests in words: the data, the Friedman test, the critical differences."""
     friedman = result.friedman
-    direction = "lower" if result.lower_is_better else "higher"
+    direction = "higher" if result.higher_is_better else "lower"
     lines = [
         f"Ranking of {result.n_models} models over {result.n_datasets} data sets "
         f"({direction} scores are better; alpha = {result.alpha:g})",

@@ -268,7 +268,7 @@ def rank_models(
     dataset: Any = None,
     model: Any = None,
     score: Any = None,
-    lower_is_better: bool = False,
+    higher_is_better: bool = True,
     alpha: float = 0.05,
     control: Any = None,
     model_names: Any = None,
@@ -297,9 +297,9 @@ def rank_models(
     model, score : column name, optional
         The columns of the model names and of the scores of a long table.  Giving
         either makes ``table`` long; then all three names are needed.
-    lower_is_better : bool, default False
-        False for scores such as accuracy or AUC (the highest ranks first); True for
-        losses and error rates (the lowest ranks first).
+    higher_is_better : bool, default True
+        True for scores such as accuracy or AUC (the highest ranks first); False for
+        losses and error rates (the lowest ranks first), as in :func:`friedman`.
     alpha : float, default 0.05
         Family-wise significance level of every test, in (0, 1).
     control : str or int, optional
@@ -327,7 +327,7 @@ def rank_models(
         If a named column is missing; if a (data set, model) pair has no score, more
         than one, or a NaN or infinite one; if there are fewer than 2 models or 3 data
         sets; if names repeat; for an unknown ``control``, an ``alpha`` outside (0, 1),
-        a bad ``zero_method`` or a non-bool ``lower_is_better``.
+        a bad ``zero_method`` or a non-bool ``higher_is_better``.
 
     Warns
     -----
@@ -371,7 +371,7 @@ def rank_models(
     >>> print(str(result).splitlines()[0])
     Ranking of 3 models over 4 data sets (higher scores are better; alpha = 0.05)
     """
-    lower_is_better = _check_bool(lower_is_better, "lower_is_better")
+    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
     alpha = _check_alpha(alpha)
     zero_method = check_option(zero_method, "zero_method", ZERO_METHODS)
     if model is not None or score is not None:
@@ -387,7 +387,6 @@ def rank_models(
     names = _checked_names(models, "model")
     _check_size(scores, dataset_names, names)
     control_index = None if control is None else _control_index(control, names)
-    higher_is_better = not lower_is_better
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
         friedman_result = friedman(scores, higher_is_better=higher_is_better, model_names=names)
@@ -425,7 +424,7 @@ def rank_models(
         scores=scores,
         ranks=friedman_result.ranks,
         average_ranks=friedman_result.average_ranks,
-        lower_is_better=lower_is_better,
+        higher_is_better=higher_is_better,
         alpha=alpha,
         friedman=friedman_result,
         nemenyi=nemenyi_result,
