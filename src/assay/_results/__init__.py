@@ -30,6 +30,7 @@ from assay._results._protocols import (
     CrossValidationResult,
     ModelComparisonResult,
 )
+from assay._results._rank_models import RankModelsResult
 from assay._results._ranks import FriedmanResult, PosthocResult
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "PermutationTestResult",
     "PosthocResult",
     "PrecisionRecallCurve",
+    "RankModelsResult",
     "RocCurve",
     "TestResult",
 ]

@@ -23,6 +23,7 @@ from assay.inference._fold_tests import (
     welch_ttest,
 )
 from assay.inference._multiple_testing import adjust_pvalues
+from assay.inference._rank_models import rank_models
 from assay.inference._ranks import bonferroni_dunn, friedman, nemenyi
 from assay.inference._sign_tests import sign_test, wilcoxon_signed_rank
 from assay.resampling import bootstrap, compare, permutation_test
@@ -48,6 +49,7 @@ __all__ = [
     "paired_ttest",
     "permutation_test",
     "proportion_ci",
+    "rank_models",
     "sign_test",
     "ttest_5x2cv",
     "welch_ttest",

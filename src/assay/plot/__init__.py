@@ -1,0 +1,21 @@
+"""Plots (optional: needs matplotlib, ``pip install 'assay[plot]'``).
+
+matplotlib is imported when a plot is drawn, not when this package is imported, so
+``import assay.plot`` works without it.
+"""
+
+from __future__ import annotations
+
+from assay.plot._critical_difference import (
+    CriticalDifferenceDisplay,
+    CriticalDifferenceLayout,
+    critical_difference_diagram,
+    critical_difference_layout,
+)
+
+__all__ = [
+    "CriticalDifferenceDisplay",
+    "CriticalDifferenceLayout",
+    "critical_difference_diagram",
+    "critical_difference_layout",
+]
