@@ -1,0 +1,11 @@
+"""Plots (optional: needs matplotlib, ``pip install 'assay[plot]'``).
+
+matplotlib is imported when a plot is drawn, not when this package is imported, so
+``import assay.plot`` works without it.
+"""
+
+from __future__ import annotations
+
+from assay.plot._critical_difference import critical_difference_diagram
+
+__all__ = ["critical_difference_diagram"]
