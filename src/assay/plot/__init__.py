@@ -7,5 +7,11 @@ matplotlib is imported when a plot is drawn, not when this package is imported, 
 from __future__ import annotations
 
 from assay.plot._critical_difference import critical_difference_diagram
+from assay.plot._curves import DetCurveDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
-__all__ = ["critical_difference_diagram"]
+__all__ = [
+    "DetCurveDisplay",
+    "PrecisionRecallDisplay",
+    "RocCurveDisplay",
+    "critical_difference_diagram",
+]
