@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from assay.plot._critical_difference import critical_difference_diagram
 from assay.plot._curves import DetCurveDisplay, PrecisionRecallDisplay, RocCurveDisplay
+from assay.plot._diagnostics import BiasVarianceDisplay, PairedDifferenceDisplay, ThresholdDisplay
 
 __all__ = [
+    "BiasVarianceDisplay",
     "DetCurveDisplay",
+    "PairedDifferenceDisplay",
     "PrecisionRecallDisplay",
     "RocCurveDisplay",
+    "ThresholdDisplay",
     "critical_difference_diagram",
 ]
