@@ -151,6 +151,12 @@ CHECKS: tuple[Check, ...] = (
         lambda r: _binary_ranking(r, True),
         ({"method": "interpolate"}, {"method": "nearest"}),
     ),
+    Check(
+        "lift_score",
+        lambda r: _binary_ranking(r, False),
+        ({"fraction": 0.1}, {"fraction": 0.37}, {"fraction": 1.0}),
+    ),
+    Check("cumulative_gain_curve", lambda r: _binary_ranking(r, False)),
     Check("confusion_matrix", lambda r: _labels(r, False), ({}, {"normalize": "true"})),
     Check("accuracy_score", lambda r: _labels(r, False)),
     Check("error_rate", lambda r: _labels(r, False)),
@@ -212,11 +218,12 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
     from assay.metrics._registry import METRICS
     from assay.resampling._plans import stream_plan
 
-    metrics = [
+    metrics: list[tuple[str, dict[str, Any]]] = [
         ("roc_auc_score", {}),
         ("average_precision_score", {}),
         ("pr_auc_score", {"method": "trapezoid"}),
         ("equal_error_rate", {}),
+        ("lift_score", {"fraction": 0.2}),
     ]
     schemes = (resample.MULTINOMIAL, resample.STRATIFIED, resample.POISSON)
     rng = np.random.default_rng([seed, 7])

@@ -23,6 +23,7 @@ from assay._kernels.scans import SCANS
 from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.equal_error_rate import EqualErrorRate
+from assay._kernels.scans.lift import Lift
 from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
 from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
 from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
@@ -45,6 +46,9 @@ CASES = [
     (PrAucElevenPoint(), reference.pr_auc_score, {"method": "11-point"}),
     (EqualErrorRate(True), reference.equal_error_rate, {"method": "interpolate"}),
     (EqualErrorRate(False), reference.equal_error_rate, {"method": "nearest"}),
+    (Lift(0.1), reference.lift_score, {"fraction": 0.1}),
+    (Lift(0.37), reference.lift_score, {"fraction": 0.37}),
+    (Lift(1.0), reference.lift_score, {"fraction": 1.0}),
 ]
 IDS = [f"{type(options).__name__}{tuple(options)}" for options, _, _ in CASES]
 

@@ -33,6 +33,7 @@ NOT_SCALAR_METRICS = {
     "roc_curve",
     "precision_recall_curve",
     "det_curve",
+    "cumulative_gain_curve",
     "classification_report",
     "bayes_decision",
 }
@@ -50,6 +51,21 @@ def test_every_public_scalar_metric_is_declared() -> None:
             assert declaration.from_sorted is not None
 
 
+# Options a metric cannot be called without (no default in its signature).
+REQUIRED_OPTIONS: dict[str, dict[str, Any]] = {
+    "fbeta_score": {"beta": 2.0},
+    "lift_score": {"fraction": 0.3},
+}
+
+
+def test_every_required_option_is_supplied() -> None:
+    for name, declaration in METRICS.items():
+        parameters = list(inspect.signature(declaration.function).parameters.values())[2:]
+        required = {p.name for p in parameters if p.default is p.empty}
+        required -= {"cost_matrix"}  # expected_cost's data, given by `declared_problem`
+        assert required == set(REQUIRED_OPTIONS.get(name, {})), name
+
+
 def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ill-defined cases are compared as NaN
@@ -58,7 +74,7 @@ def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
 
 def _options(name: str, n_classes: int) -> dict[str, Any]:
     """Keyword options that make every declared metric defined on multi-class data."""
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(REQUIRED_OPTIONS.get(name, {}))
     declaration = METRICS[name]
     if declaration.from_confusion is not None:
         if "average" in declaration.from_confusion.options:
@@ -78,7 +94,7 @@ def declared_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
     kind = METRICS[name].computed_from
     if kind == "ranking":
         y, s, w = draw(binary_ranking_data(max_n=60, both_classes=True))
-        return (y, s), w, {}
+        return (y, s), w, dict(REQUIRED_OPTIONS.get(name, {}))
     if kind == "values":
         n = draw(st.integers(2, 60))
         rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -146,6 +162,7 @@ SORTED_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "average_precision_score": [{}],
     "pr_auc_score": [{"method": m} for m in ("trapezoid", "interpolated", "11-point")],
     "equal_error_rate": [{"method": m} for m in ("interpolate", "nearest")],
+    "lift_score": [{"fraction": f} for f in (0.1, 0.37, 1.0)],
 }
 
 

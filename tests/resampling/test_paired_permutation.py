@@ -31,6 +31,7 @@ RANKING_METRICS = [
     (assay.average_precision_score, {}),
     (assay.pr_auc_score, {}),
     (assay.equal_error_rate, {}),
+    (assay.lift_score, {"fraction": 0.3}),
 ]
 
 

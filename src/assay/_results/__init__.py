@@ -11,6 +11,7 @@ from __future__ import annotations
 from assay._results._base import (
     ConfidenceInterval,
     ConfusionAtThresholds,
+    CumulativeGainCurve,
     DetCurve,
     PrecisionRecallCurve,
     RocCurve,
@@ -40,6 +41,7 @@ __all__ = [
     "ConfidenceInterval",
     "ConfusionAtThresholds",
     "CrossValidationResult",
+    "CumulativeGainCurve",
     "DetCurve",
     "FriedmanResult",
     "IntervalResult",

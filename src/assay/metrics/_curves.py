@@ -1,6 +1,6 @@
 """Threshold curves: the cutoff table, ROC, precision-recall and DET curves.
 
-All four come from one sorted sweep (:func:`assay._kernels.ranking.cumulative_counts`)
+All four come from one sorted sweep (:func:`assay._kernels.ranking.curve_points`)
 that returns, for each distinct score ``t_k`` from the highest down, the cumulative
 weights ``TP_k`` and ``FP_k`` of rows with ``score >= t_k``.  Output conventions are
 scikit-learn's, so the results are interchangeable with ``sklearn.metrics``.
@@ -26,7 +26,7 @@ __all__ = [
 
 def _counts(data: SortedBinary) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds and cumulative TP, FP in the caller's weight units."""
-    thresholds, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, kernels.DROP_NONE, False)
     if data.weight_scale != 1.0:  # undo the kernels' power-of-two scaling (exact)
         tps /= data.weight_scale
         fps /= data.weight_scale

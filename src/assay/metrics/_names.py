@@ -30,6 +30,7 @@ METRIC_NAMES: dict[str, str] = {
     "average_precision_score": "average precision",
     "pr_auc_score": "PR AUC",
     "equal_error_rate": "equal error rate",
+    "lift_score": "lift",
     "mean_squared_error": "MSE",
     "root_mean_squared_error": "RMSE",
     "mean_absolute_error": "MAE",

@@ -28,7 +28,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
+from assay.metrics import (
+    _agreement,
+    _classification,
+    _costs,
+    _lift,
+    _ranking,
+    _rates,
+    _regression,
+)
 from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
 from assay.metrics._confusion import AVERAGES
 
@@ -293,6 +301,17 @@ METRICS: dict[str, MetricDeclaration] = {
             ("method",),
             False,
             _ranking.equal_error_rate_options,
+        ),
+        MetricDeclaration(
+            "lift_score",
+            _lift.lift_score,
+            "ranking",
+            True,
+            from_sorted=_lift.lift_from_sorted,
+            sorted_options=("fraction",),
+            scan_options=_lift.lift_options,
+            value_range=NON_NEGATIVE,
+            range_of_options=_lift.lift_range,
         ),
         _values(_regression.mean_squared_error, False, NON_NEGATIVE),
         _values(_regression.root_mean_squared_error, False, NON_NEGATIVE),
