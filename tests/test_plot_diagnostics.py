@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from assay.plot import (  # noqa: E402
     BiasVarianceDisplay,
+    CumulativeGainDisplay,
     PairedDifferenceDisplay,
     ThresholdDisplay,
 )
@@ -154,3 +155,32 @@ def test_renders_pngs(tmp_path: Path) -> None:
         path = tmp_path / f"{name}.png"
         figure.savefig(path, dpi=60)
         assert path.stat().st_size > 5000
+
+
+def test_cumulative_gain_and_lift() -> None:
+    # ten rows by decreasing score, positives at ranks 1, 3 and 7: by hand, the top 30%
+    # holds 2 of the 3 positives, a lift of (2/3) / 0.3 = 2.22
+    y = [1, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+    score = np.arange(10.0)[::-1]
+    gain = CumulativeGainDisplay.from_predictions(y, score, lift_fraction=0.3, name="m")
+    assert gain.line_.get_xdata().tolist() == pytest.approx(np.arange(11) / 10)
+    assert gain.line_.get_ydata().tolist() == pytest.approx(
+        [0, 1 / 3, 1 / 3, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 1, 1, 1, 1]
+    )
+    assert gain.line_.get_label() == "m (lift at 30% = 2.22)"
+    lift = CumulativeGainDisplay.from_predictions(y, score, kind="lift", lift_fraction=0.3)
+    assert lift.line_.get_xdata()[0] == pytest.approx(0.1)
+    assert lift.line_.get_ydata()[0] == pytest.approx((1 / 3) / 0.1)
+    assert lift.line_.get_ydata()[-1] == pytest.approx(1.0)
+    assert [line.get_gid() for line in lift.ax_.lines].count("random") == 1
+    with pytest.raises(ValueError, match=r"`kind` must be one of \['gain', 'lift'\]; got 'roc'"):
+        CumulativeGainDisplay.from_predictions(y, score, kind="roc")
+
+
+def test_cumulative_gain_of_several_models_renders(tmp_path: Path) -> None:
+    y, s = scored()
+    displays = CumulativeGainDisplay.from_predictions(y, {"A": s, "B": -s})
+    assert displays[0].ax_ is displays[1].ax_
+    path = tmp_path / "gain.png"
+    displays[0].figure_.savefig(path, dpi=60)
+    assert path.stat().st_size > 5000

@@ -9,9 +9,11 @@ from __future__ import annotations
 from assay.plot._critical_difference import critical_difference_diagram
 from assay.plot._curves import DetCurveDisplay, PrecisionRecallDisplay, RocCurveDisplay
 from assay.plot._diagnostics import BiasVarianceDisplay, PairedDifferenceDisplay, ThresholdDisplay
+from assay.plot._gain import CumulativeGainDisplay
 
 __all__ = [
     "BiasVarianceDisplay",
+    "CumulativeGainDisplay",
     "DetCurveDisplay",
     "PairedDifferenceDisplay",
     "PrecisionRecallDisplay",
