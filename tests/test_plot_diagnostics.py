@@ -80,7 +80,7 @@ def test_threshold_without_cost_and_errors() -> None:
 def comparison() -> ComparisonResult:
     generator = np.random.default_rng(1)
     y = np.repeat([0, 1], 200)
-    a, b = generator.normal(size=(2, 400)) + np.array([[1.0], [0.6]]) * y
+    a, b = generator.normal(size=(2, 400)) + np.array([[1.0], [1.0]]) * y
     return assay.compare(assay.roc_auc_score, y, a, b, n_resamples=600, rng=2)
 
 
@@ -100,6 +100,17 @@ def test_paired_difference_draws_the_replicates_the_interval_and_zero() -> None:
     assert label == (
         f"A - B = {result.difference:.3f}, 95% CI [{low:.3f}, {high:.3f}], p = {result.pvalue:.3g}"
     )
+    assert result.pvalue > 0
+
+
+def test_a_pvalue_of_zero_is_shown_as_below_the_resolution() -> None:
+    generator = np.random.default_rng(0)
+    y = np.repeat([0, 1], 300)
+    a, b = generator.normal(size=(2, 600)) + np.array([[1.2], [0.6]]) * y
+    result = assay.compare(assay.roc_auc_score, y, a, b, n_resamples=2000, rng=1)
+    assert result.pvalue == 0
+    label = PairedDifferenceDisplay.from_comparison(result).estimate_line_.get_label()
+    assert label.endswith(", p < 0.0005")
 
 
 def test_paired_difference_errors() -> None:

@@ -149,6 +149,13 @@ class ThresholdDisplay:
         return self
 
 
+def _pvalue_text(result: ComparisonResult) -> str:
+    """``p = 0.012``; a p-value of 0 is below the resolution of the replicates."""
+    if result.pvalue == 0 and result.n_resamples > 0:
+        return f"p < {1 / result.n_resamples:.2g}"
+    return f"p = {result.pvalue:.3g}"
+
+
 class PairedDifferenceDisplay:
     """The bootstrap distribution of a paired difference A - B, its interval and 0.
 
@@ -219,7 +226,7 @@ class PairedDifferenceDisplay:
             result.difference,
             color="tab:orange",
             label=interval_text("A - B", result.difference, (low, high), result.confidence_level)
-            + f", p = {result.pvalue:.3g}",
+            + f", {_pvalue_text(result)}",
         )
         self.zero_line_ = ax.axvline(0.0, color="black", linestyle="--", label="no difference")
         ax.set_xlabel(f"Difference of {result.metric} (A - B)")
