@@ -79,6 +79,7 @@ from assay.protocols import (
     one_standard_error_rule,
 )
 from assay.resampling import bootstrap, compare, permutation_test
+from assay.resampling._bands import precision_recall_band, roc_band
 
 __all__ = [
     "AssayError",
@@ -142,6 +143,7 @@ __all__ = [
     "paired_ttest",
     "permutation_test",
     "pr_auc_score",
+    "precision_recall_band",
     "precision_recall_curve",
     "precision_score",
     "proportion_ci",
@@ -150,6 +152,7 @@ __all__ = [
     "recall_score",
     "resampling",
     "roc_auc_score",
+    "roc_band",
     "roc_curve",
     "root_mean_squared_error",
     "sign_test",

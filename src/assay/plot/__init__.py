@@ -12,10 +12,20 @@ from assay.plot._critical_difference import (
     critical_difference_diagram,
     critical_difference_layout,
 )
+from assay.plot._curves import DetCurveDisplay, PrecisionRecallDisplay, RocCurveDisplay
+from assay.plot._diagnostics import BiasVarianceDisplay, PairedDifferenceDisplay, ThresholdDisplay
+from assay.plot._gain import CumulativeGainDisplay
 
 __all__ = [
+    "BiasVarianceDisplay",
     "CriticalDifferenceDisplay",
     "CriticalDifferenceLayout",
+    "CumulativeGainDisplay",
+    "DetCurveDisplay",
+    "PairedDifferenceDisplay",
+    "PrecisionRecallDisplay",
+    "RocCurveDisplay",
+    "ThresholdDisplay",
     "critical_difference_diagram",
     "critical_difference_layout",
 ]
