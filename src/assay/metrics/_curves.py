@@ -293,10 +293,7 @@ def det_curve(
     """
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     # rates only: the kernels' scaled weights (1e-310 is a subnormal, 2**1023 times it not)
-    thresholds, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
-    tps = np.concatenate(([0.0], tps))
-    fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], thresholds))
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, kernels.DROP_NONE, True)
     if drop_intermediate:
         thresholds, tps, fps = _drop_flat_recall(thresholds, tps, fps)
     total_positive, total_negative = tps[-1], fps[-1]
