@@ -23,6 +23,17 @@ Streams
     ``L`` draws each overlap with probability below ``B**2 L / 2**64`` (1e4 resamples of
     1e8 draws: 5e-4; 2000 resamples of 1e6 draws: 2e-7).  An overlap would make two
     resamples share a run of draws at an offset; it cannot repeat a resample.
+Keyed streams
+    ``keyed_stream(stream(seed, index), key)`` starts the draws of one item (a tie cell
+    of rows, a row, a confusion cell) named by a 64-bit ``key`` within resample
+    ``index``: ``F(stream(seed, index) + (key + 1) K)``, the same construction again.
+    The draws of an item then depend on ``(seed, index, key)`` only, not on the order
+    in which items are visited nor on which other items exist, so data split into
+    pieces, in any order, get the same draws item by item (the Poisson bootstrap).
+    With ``M`` items over all resamples (``B n``), two of them start at the same or a
+    neighbouring state with probability about ``M**2 / 2**64`` (1e9: 5e-2): such a pair
+    of items draws equal counts once, a coincidence among ``M`` draws that no statistic
+    of the resamples can see; nothing else is shared.
 Samplers
     Integers are exactly uniform (rejection removes the bias of reducing 2**32 or 2**64
     values to ``bound``).  The Poisson and binomial samplers are exact algorithms
@@ -42,11 +53,11 @@ Numba, arithmetic mixing uint64 and int64 gives float64.
 from __future__ import annotations
 
 import math
-from decimal import Decimal, localcontext
 
 import numpy as np
 
 from assay._kernels._jit import jit
+from assay._kernels._rng_tables import guide_table, poisson_one_cdf, stirling_error_table
 
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -58,6 +69,7 @@ _SHIFT_30 = np.uint64(30)
 _SHIFT_31 = np.uint64(31)
 _SHIFT_32 = np.uint64(32)
 _SHIFT_33 = np.uint64(33)
+_SIGN = np.uint64(0x8000000000000000)  # the sign bit of a float64: -0.0's bits
 
 _GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
 _MIX13_1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -78,56 +90,9 @@ _S2 = 1.0 / 1260.0
 _S3 = 1.0 / 1680.0
 _S4 = 1.0 / 1188.0
 
-_PI = "3.14159265358979323846264338327950288419716939937510"
-
-
-def _stirling_error_table(size: int) -> np.ndarray:
-    """``log k! - ((k + 1/2) log k - k + log(2 pi) / 2)`` for k < size, correctly rounded.
-
-    Entry 0 is unused (0.0).  Computed once with 50 significant digits.
-    """
-    table = np.zeros(size, dtype=np.float64)
-    with localcontext() as context:
-        context.prec = 50
-        half_log_two_pi = (2 * Decimal(_PI)).ln() / 2
-        log_factorial = Decimal(0)
-        for k in range(1, size):
-            log_factorial += Decimal(k).ln()
-            exact = log_factorial - (k + Decimal("0.5")) * Decimal(k).ln() + k - half_log_two_pi
-            table[k] = float(exact)
-    return table
-
-
-def _poisson_one_cdf() -> np.ndarray:
-    """P(X <= k) for X ~ Poisson(1), correctly rounded, up to the first entry equal to 1.0."""
-    values = []
-    with localcontext() as context:
-        context.prec = 50
-        term = Decimal(-1).exp()
-        cumulative = term
-        k = 0
-        while float(cumulative) < 1.0:
-            values.append(float(cumulative))
-            k += 1
-            term /= k
-            cumulative += term
-    values.append(1.0)
-    return np.array(values, dtype=np.float64)
-
-
-def _guide_table(cdf: np.ndarray, bits: int) -> np.ndarray:
-    """Where the inversion search may start for ``u`` in each of ``2**bits`` equal buckets.
-
-    Entry ``b`` is the number of cumulative probabilities ``<= b / 2**bits``: every ``u``
-    of bucket ``b`` inverts to at least that index (Chen & Asau 1974, guide tables).
-    """
-    starts = np.arange(2**bits, dtype=np.float64) / 2**bits
-    return np.searchsorted(cdf, starts, side="right").astype(np.int64)
-
-
-_STIRLING_ERROR = _stirling_error_table(32)
-_POISSON_ONE_CDF = _poisson_one_cdf()
-_POISSON_ONE_GUIDE = _guide_table(_POISSON_ONE_CDF, 8)
+_STIRLING_ERROR = stirling_error_table(32)
+_POISSON_ONE_CDF = poisson_one_cdf()
+_POISSON_ONE_GUIDE = guide_table(_POISSON_ONE_CDF, 8)
 _GUIDE_SHIFT = np.uint64(64 - 8)
 
 
@@ -151,6 +116,31 @@ def _murmur_mix(z):
 
 
 @jit
+def keyed_stream(resample_state, key):
+    """Initial state of the draws of the item named ``key`` within one resample.
+
+    Parameters
+    ----------
+    resample_state : uint64
+        The resample's own initial state, ``stream(seed, index)``.
+    key : int
+        A word naming the item (below 2**64, taken as uint64): a row's position, a
+        cell's index, or a hashed identity (:func:`score_key`).
+
+    Returns
+    -------
+    uint64
+        ``F(resample_state + (key + 1) K)``, the construction of :func:`stream` with the
+        resample's state as the mixed seed: a bijection of ``key`` for a fixed resample
+        (distinct items start from distinct states) and of the resample for a fixed
+        key.  An item's draws depend on ``(seed, index, key)`` alone, not on which other
+        items exist or in what order they are visited, so they can be drawn on any
+        machine that holds the item.
+    """
+    return _murmur_mix(np.uint64(resample_state) + (np.uint64(key) + _ONE) * _STREAM_STEP)
+
+
+@jit
 def stream(seed, index):
     """Initial state of the stream of resample ``index`` under the master ``seed``.
 
@@ -165,8 +155,22 @@ def stream(seed, index):
         ``F(F(seed) + (index + 1) K)`` with ``F`` MurmurHash3's fmix64 and ``K`` odd:
         a bijection of ``index`` for a fixed ``seed`` and of ``seed`` for a fixed index.
     """
-    key = _murmur_mix(np.uint64(seed))
-    return _murmur_mix(key + (np.uint64(index) + _ONE) * _STREAM_STEP)
+    return keyed_stream(_murmur_mix(np.uint64(seed)), index)
+
+
+@jit
+def score_key(score_bits, tag):
+    """Key naming an item by a float64 score and a tag: ``stream(bits, tag)``.
+
+    ``score_bits`` are the raw bits of the score (``scores.view(np.uint64)``) with
+    ``-0.0`` taken as ``0.0`` (the two zeros are one tie group); ``tag`` is a second
+    word, such as the class (0 or 1) or the key of another score.  Distinct items get
+    unrelated keys; two items share one only by a chance of about ``2**-64`` per pair.
+    """
+    bits = np.uint64(score_bits)
+    if bits == _SIGN:
+        bits = np.uint64(0)
+    return stream(bits, tag)
 
 
 @jit
