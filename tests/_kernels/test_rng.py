@@ -315,8 +315,7 @@ def test_first_draws_of_neighbouring_streams_are_uncorrelated() -> None:
 )
 def test_keyed_stream_is_the_documented_hash(state: int, key: int) -> None:
     got = rng.keyed_stream(np.uint64(state), np.uint64(key))
-    expected = reference_murmur((state + (key + 1) * 0xD1342543DE82EF95) & MASK)
-    assert int(got) == expected
+    assert int(got) == (state + (key + 1) * 0xD1342543DE82EF95) & MASK
     # a resample's stream is the keyed stream of its index under the mixed seed
     assert int(rng.stream(np.uint64(key), np.uint64(state))) == reference_murmur(
         (reference_murmur(key) + (state + 1) * 0xD1342543DE82EF95) & MASK
@@ -335,6 +334,12 @@ def test_keyed_streams_are_distinct_for_distinct_keys_and_resamples() -> None:
         int(rng.keyed_stream(np.uint64(rng.stream(3, r)), np.uint64(42))) for r in range(5000)
     }
     assert len(by_resample) == 5000
+    # consecutive keys start K apart: the j-th draw of one item never meets the first
+    # draw of another (no (k' - k) K = (j - 1) G with small k' - k, j)
+    step, increment = 0xD1342543DE82EF95, 0x9E3779B97F4A7C15
+    multiplier = increment * pow(step, -1, 2**64) % 2**64
+    nearest = min(min(j * multiplier % 2**64, -j * multiplier % 2**64) for j in range(1, 1000))
+    assert nearest > 10**16
 
 
 def test_score_key_takes_minus_zero_as_zero_and_tells_the_tags_apart() -> None:

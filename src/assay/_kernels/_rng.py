@@ -26,14 +26,16 @@ Streams
 Keyed streams
     ``keyed_stream(stream(seed, index), key)`` starts the draws of one item (a tie cell
     of rows, a row, a confusion cell) named by a 64-bit ``key`` within resample
-    ``index``: ``F(stream(seed, index) + (key + 1) K)``, the same construction again.
-    The draws of an item then depend on ``(seed, index, key)`` only, not on the order
-    in which items are visited nor on which other items exist, so data split into
-    pieces, in any order, get the same draws item by item (the Poisson bootstrap).
-    With ``M`` items over all resamples (``B n``), two of them start at the same or a
-    neighbouring state with probability about ``M**2 / 2**64`` (1e9: 5e-2): such a pair
-    of items draws equal counts once, a coincidence among ``M`` draws that no statistic
-    of the resamples can see; nothing else is shared.
+    ``index``: the state ``stream(seed, index) + (key + 1) K``, from which SplitMix64
+    draws as from any state (its output mix hashes the sum).  The draws of an item then
+    depend on ``(seed, index, key)`` only, not on the order in which items are visited
+    nor on which other items exist, so data split into pieces, in any order, get the
+    same draws item by item (the Poisson bootstrap).  Items of one resample start at
+    distinct states; with ``M`` items over all resamples (``B n``) two of them start at
+    the same state, or one within a few draws of another, with probability about
+    ``M**2 / 2**64`` (1e9: 5e-2), unless their keys are consecutive integers, which
+    never meet (see :func:`keyed_stream`): such a pair of items draws equal counts, a
+    coincidence among ``M`` draws that no statistic of the resamples can see.
 Samplers
     Integers are exactly uniform (rejection removes the bias of reducing 2**32 or 2**64
     values to ``bound``).  The Poisson and binomial samplers are exact algorithms
@@ -130,14 +132,21 @@ def keyed_stream(resample_state, key):
     Returns
     -------
     uint64
-        ``F(resample_state + (key + 1) K)``, the construction of :func:`stream` with the
-        resample's state as the mixed seed: a bijection of ``key`` for a fixed resample
-        (distinct items start from distinct states) and of the resample for a fixed
-        key.  An item's draws depend on ``(seed, index, key)`` alone, not on which other
-        items exist or in what order they are visited, so they can be drawn on any
-        machine that holds the item.
+        ``resample_state + (key + 1) K``: the SplitMix64 state at a position of its
+        cycle set by the resample (a hash of the seed and the resample's index) and
+        shifted by the key, whose draws the generator's output mix turns into
+        independent uniforms.  A bijection of ``key`` for a fixed resample (distinct
+        items start from distinct states) and of the resample for a fixed key.  Items
+        named by consecutive keys start ``K`` apart, which makes the first draws of a
+        resample's items a SplitMix64 sequence of increment ``K`` (35 bit transitions,
+        a good increment by Steele, Lea & Flood's criterion of at least 24); the ``j``-th
+        draw of one item meets the first of another only if ``(k' - k) K = (j - 1) G``
+        modulo 2**64 (``G`` SplitMix64's increment), which has no solution with
+        ``|k' - k| < 1.7e16`` and ``j < 1000``.  An item's draws depend on
+        ``(seed, index, key)`` alone, not on which other items exist or in what order
+        they are visited, so they can be drawn on any machine that holds the item.
     """
-    return _murmur_mix(np.uint64(resample_state) + (np.uint64(key) + _ONE) * _STREAM_STEP)
+    return np.uint64(resample_state) + (np.uint64(key) + _ONE) * _STREAM_STEP
 
 
 @jit
@@ -154,8 +163,10 @@ def stream(seed, index):
     uint64
         ``F(F(seed) + (index + 1) K)`` with ``F`` MurmurHash3's fmix64 and ``K`` odd:
         a bijection of ``index`` for a fixed ``seed`` and of ``seed`` for a fixed index.
+        (``F(keyed_stream(F(seed), index))``: a resample is an item of the seed, mixed
+        once more so that neighbouring resamples start at unrelated positions.)
     """
-    return keyed_stream(_murmur_mix(np.uint64(seed)), index)
+    return _murmur_mix(keyed_stream(_murmur_mix(np.uint64(seed)), index))
 
 
 @jit

@@ -299,23 +299,31 @@ def _poisson_counts(atoms, start, counts, replicate_state):
     """Poisson counts of atoms ``start .. start + len(counts)``, each from its keyed stream.
 
     A tie cell of m rows draws Poisson(m); an atom followed by atoms marked ``repeats``
-    draws for all their rows together and they get 0.
+    draws for all their rows together and they get 0; any other atom draws Poisson(1).
     """
-    n = atoms.is_positive.shape[0]
-    has_repeats = atoms.repeats.shape[0] > 0
-    for offset in range(counts.shape[0]):
-        k = start + offset
-        if has_repeats and atoms.repeats[k]:
-            counts[offset] = 0
-            continue
-        rows = atoms.value[k] if atoms.cells else 1.0
-        if has_repeats:
+    key = atoms.key
+    if atoms.cells:
+        for offset in range(counts.shape[0]):
+            k = start + offset
+            count, _ = poisson(atoms.value[k], keyed_stream(replicate_state, key[k]))
+            counts[offset] = count
+    elif atoms.repeats.shape[0] == 0:  # the common case: every atom a row of its own
+        for offset in range(counts.shape[0]):
+            count, _ = poisson(1.0, keyed_stream(replicate_state, key[start + offset]))
+            counts[offset] = count
+    else:
+        repeats = atoms.repeats
+        n = repeats.shape[0]
+        for offset in range(counts.shape[0]):
+            k = start + offset
+            if repeats[k]:
+                counts[offset] = 0
+                continue
             following = k + 1
-            while following < n and atoms.repeats[following]:
+            while following < n and repeats[following]:
                 following += 1
-            rows = float(following - k)
-        count, _ = poisson(rows, keyed_stream(replicate_state, atoms.key[k]))
-        counts[offset] = count
+            count, _ = poisson(float(following - k), keyed_stream(replicate_state, key[k]))
+            counts[offset] = count
 
 
 @jit

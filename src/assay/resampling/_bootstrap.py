@@ -322,7 +322,10 @@ def bootstrap(
     resampling : {"multinomial", "poisson"}, default="multinomial"
         The classical bootstrap (n rows drawn with replacement), or the Poisson
         bootstrap (every row counted Poisson(1) times independently; the replicate
-        size varies), which streams over data of unknown size.
+        size varies), which streams over data of unknown size.  Its counts are keyed by
+        what they count (an unweighted row by its score and class, a confusion cell by
+        its labels, a weighted row by its position), so unweighted replicates do not
+        depend on the order of the rows, nor any on a split of the rows into pieces.
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights: a replicate's weight of a row is its count times its weight.
     rng : None, int or numpy.random.Generator, default=None

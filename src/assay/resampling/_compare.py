@@ -119,7 +119,8 @@ def compare(
     groups : array-like of shape (n_samples,), default=None
         Bootstrap only: resample whole clusters of rows.
     resampling : {"multinomial", "poisson"}, default="multinomial"
-        Bootstrap only: classical or Poisson bootstrap.
+        Bootstrap only: classical or Poisson bootstrap (unweighted rows keyed by both
+        scores and the class: the replicates do not depend on the order of the rows).
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights.
     rng : None, int or numpy.random.Generator, default=None
