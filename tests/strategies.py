@@ -335,3 +335,11 @@ def paired_labels(draw: st.DrawFn, max_n: int = 80) -> tuple[np.ndarray, np.ndar
     other = np.asarray(draw(hnp.arrays(np.int64, y_true.shape[0], elements=st.integers(0, k - 1))))
     copied = np.asarray(draw(hnp.arrays(np.bool_, y_true.shape[0])))
     return y_true, pred_a, np.where(copied, y_true, other)
+
+
+@st.composite
+def split_into_pieces(draw: st.DrawFn, n: int, max_pieces: int = 5) -> np.ndarray:
+    """Cut positions ``0 = c_0 < c_1 < ... = n`` splitting ``n`` ordered items into 1 to
+    ``max_pieces`` consecutive non-empty pieces (as data split over machines)."""
+    inner = draw(st.sets(st.integers(1, max(1, n - 1)), max_size=max_pieces - 1))
+    return np.array(sorted({0, n} | {cut for cut in inner if 0 < cut < n}), dtype=np.int64)

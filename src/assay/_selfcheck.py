@@ -231,28 +231,28 @@ def _replicate_checks(n_trials: int, seed: int, out: TextIO | None) -> int:
     for trial in range(n_trials):
         (y, s), options = _binary_ranking(rng, True)
         weights = options["sample_weight"]
-        plan = stream_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
         name, keywords = metrics[trial % len(metrics)]
         scan_options = METRICS[name].scan_options
         assert scan_options is not None
         scheme = schemes[trial % len(schemes)]
-        value, counts = streaming.traced_replicate(
-            plan.is_positive,
-            plan.continues,
-            plan.value,
-            plan.cells,
-            plan.weighted,
-            plan.cluster_of_atom,
-            0,
-            scan_options(**keywords),
-            not plan.weighted,
-            scheme,
-            np.uint64(seed),
-            trial,
+        plan = stream_plan(
+            y,
+            s,
+            pos_label=None,
+            sample_weight=weights,
+            clusters=None,
+            keyed=scheme == resample.POISSON,
         )
-        w = counts * plan.value if plan.weighted else counts.astype(float)
-        labels = plan.is_positive.astype(int)
-        scores = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
+        atoms = plan.atoms
+        value, counts = streaming.traced_replicate(
+            atoms,
+            plan.clusters,
+            scan_options(**keywords),
+            resample.Draw(scheme, np.uint64(seed), trial),
+        )
+        w = counts * atoms.value if atoms.weighted else counts.astype(float)
+        labels = atoms.is_positive.astype(int)
+        scores = -np.concatenate([[0], np.cumsum(~atoms.continues[:-1])]).astype(float)
         expected = np.nan
         needs_negatives = name in ("roc_auc_score", "equal_error_rate")
         if np.any(w[labels == 1] > 0) and (np.any(w[labels == 0] > 0) or not needs_negatives):

@@ -23,7 +23,9 @@ import pytest
 from numba import prange
 from scipy import stats
 
+from assay._kernels import _log_probabilities as log_probabilities
 from assay._kernels import _rng as rng
+from assay._kernels import _rng_tables
 from assay._kernels._jit import jit, jit_parallel
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -126,6 +128,37 @@ def first_doubles_of_seeds(first_seed, index, size):
     return out
 
 
+@jit
+def keyed_poisson_grid(seed, n_resamples, keys, mean):
+    """Poisson(``mean``) counts of every key (columns) in every resample (rows), each from
+    its keyed stream: the Poisson bootstrap's draws."""
+    out = np.empty((n_resamples, keys.shape[0]), dtype=np.int64)
+    for r in range(n_resamples):
+        resample_state = rng.stream(seed, r)
+        for k in range(keys.shape[0]):
+            out[r, k], _ = rng.poisson(mean, rng.keyed_stream(resample_state, keys[k]))
+    return out
+
+
+@jit
+def keyed_first_doubles(seed, index, keys):
+    """The first draw of each key's stream within resample ``index``."""
+    resample_state = rng.stream(seed, index)
+    out = np.empty(keys.shape[0], dtype=np.float64)
+    for k in range(keys.shape[0]):
+        out[k], _ = rng.next_double(rng.keyed_stream(resample_state, keys[k]))
+    return out
+
+
+@jit
+def score_keys(scores, tags):
+    bits = scores.view(np.uint64)
+    out = np.empty(scores.shape[0], dtype=np.uint64)
+    for i in range(scores.shape[0]):
+        out[i] = rng.score_key(bits[i], tags[i])
+    return out
+
+
 def _resample_body(seed, i, words, counts):  # shared by the serial and parallel kernels
     state = rng.stream(seed, i)
     words[i], state = rng.next_u64(state)
@@ -217,7 +250,7 @@ def log_factorial(x: int) -> Decimal:
     if x < 2000:
         return Decimal(math.factorial(x)).ln()
     d = Decimal(x)
-    pi = Decimal(rng._PI)
+    pi = Decimal(_rng_tables.PI)
     series = 1 / (12 * d) - 1 / (360 * d**3) + 1 / (1260 * d**5) - 1 / (1680 * d**7)
     return d * d.ln() - d + (2 * pi * d).ln() / 2 + series
 
@@ -276,6 +309,66 @@ def test_first_draws_of_neighbouring_streams_are_uncorrelated() -> None:
     # the same index under neighbouring seeds, and the same seed at neighbouring indices
     assert abs(np.corrcoef(by_index[1:], by_seed[1:])[0, 1]) < bound
     assert stats.kstest(by_index, "uniform").pvalue > ALPHA
+
+
+@pytest.mark.parametrize(
+    ("state", "key"), [(0, 0), (1, 0), (0, 1), (2**64 - 1, 2**64 - 2), (123456789, 2**63)]
+)
+def test_keyed_stream_is_the_documented_hash(state: int, key: int) -> None:
+    got = rng.keyed_stream(np.uint64(state), np.uint64(key))
+    assert int(got) == (state + (key + 1) * 0xD1342543DE82EF95) & MASK
+    # a resample's stream is the keyed stream of its index under the mixed seed
+    assert int(rng.stream(np.uint64(key), np.uint64(state))) == reference_murmur(
+        (reference_murmur(key) + (state + 1) * 0xD1342543DE82EF95) & MASK
+    )
+
+
+def test_keyed_streams_are_distinct_for_distinct_keys_and_resamples() -> None:
+    # a bijection of the key within a resample, and of the resample for a key
+    resample_state = np.uint64(rng.stream(3, 7))
+    sequential = np.arange(5000, dtype=np.uint64)
+    spread = np.random.default_rng(1).integers(0, 2**63, 5000, dtype=np.uint64)
+    for keys in (sequential, spread):
+        starts = {int(rng.keyed_stream(resample_state, key)) for key in keys}
+        assert len(starts) == keys.shape[0]
+    by_resample = {
+        int(rng.keyed_stream(np.uint64(rng.stream(3, r)), np.uint64(42))) for r in range(5000)
+    }
+    assert len(by_resample) == 5000
+    # consecutive keys start K apart: the j-th draw of one item never meets the first
+    # draw of another (no (k' - k) K = (j - 1) G with small k' - k, j)
+    step, increment = 0xD1342543DE82EF95, 0x9E3779B97F4A7C15
+    multiplier = increment * pow(step, -1, 2**64) % 2**64
+    nearest = min(min(j * multiplier % 2**64, -j * multiplier % 2**64) for j in range(1, 1000))
+    assert nearest > 10**16
+
+
+def test_score_key_takes_minus_zero_as_zero_and_tells_the_tags_apart() -> None:
+    scores = np.array([0.0, -0.0, 0.0, 0.5, 0.5, -0.5, np.nextafter(0.5, 1.0)])
+    tags = np.array([1, 1, 0, 1, 0, 1, 1], dtype=np.uint64)
+    keys = score_keys(scores, tags)
+    assert keys[0] == keys[1]  # the two zeros are one tie group
+    assert len({int(key) for key in keys[[0, 2, 3, 4, 5, 6]]}) == 6
+    bits = int(scores[3:4].view(np.uint64)[0])
+    assert int(keys[3]) == reference_stream(bits, 1)
+
+
+def test_keyed_poisson_draws_are_independent_poisson_over_keys_and_resamples() -> None:
+    # the Poisson bootstrap's counts: Poisson(1) for every (resample, key), neighbouring
+    # keys and neighbouring resamples uncorrelated (|r| has standard deviation 1/sqrt(m))
+    n_resamples, n_keys = 40, SAMPLES // 40
+    for keys in (np.arange(n_keys, dtype=np.uint64), score_keys(
+        np.linspace(0.0, 1.0, n_keys), np.ones(n_keys, dtype=np.uint64)
+    )):  # fmt: skip
+        grid = keyed_poisson_grid(np.uint64(11), n_resamples, keys, 1.0)
+        assert_fits(grid.ravel(), stats.poisson(1.0))
+        bound = 5.0 / math.sqrt(grid.size)
+        assert abs(np.corrcoef(grid[:, :-1].ravel(), grid[:, 1:].ravel())[0, 1]) < bound
+        assert abs(np.corrcoef(grid[:-1].ravel(), grid[1:].ravel())[0, 1]) < bound
+    tied = keyed_poisson_grid(np.uint64(12), SAMPLES, np.array([5], dtype=np.uint64), 7.0)
+    assert_fits(tied.ravel(), stats.poisson(7.0))
+    uniforms = keyed_first_doubles(np.uint64(13), 2, np.arange(SAMPLES, dtype=np.uint64))
+    assert stats.kstest(uniforms, "uniform").pvalue > ALPHA
 
 
 def test_results_do_not_depend_on_the_number_of_threads() -> None:
@@ -440,7 +533,7 @@ def test_poisson_log_pmf_is_accurate_for_every_mean() -> None:
                 k = whole + j
                 if k < 0:
                     continue
-                got = rng._poisson_log_pmf(k, lam, j - (lam - whole))
+                got = log_probabilities._poisson_log_pmf(k, lam, j - (lam - whole))
                 want = float(-exact_lam + k * exact_lam.ln() - log_factorial(k))
                 # acceptance compares against log(uniform): this is the relative error
                 # of the acceptance probability
@@ -520,7 +613,7 @@ def test_binomial_log_ratio_is_accurate_up_to_2_to_the_62(n: int, p: float) -> N
                 - log_factorial(n - k)
                 + j * log_odds
             )
-            got = rng._binomial_log_ratio(n, p, mode, fraction, j)
+            got = log_probabilities._binomial_log_ratio(n, p, mode, fraction, j)
             assert got == pytest.approx(float(want), rel=1e-14, abs=1e-14)
 
 
@@ -539,15 +632,17 @@ def test_stirling_error_matches_hormanns_table_and_the_series() -> None:
         0.008330563433362871,
     ]
     for k, value in enumerate(table):
-        assert rng._stirling_error(k + 1) == pytest.approx(value, rel=1e-15)
+        assert log_probabilities._stirling_error(k + 1) == pytest.approx(value, rel=1e-15)
     with localcontext() as context:
         context.prec = 50
-        half_log_two_pi = (2 * Decimal(rng._PI)).ln() / 2
+        half_log_two_pi = (2 * Decimal(_rng_tables.PI)).ln() / 2
         for k in [16, 31, 32, 33, 100, 10**6]:
             exact = log_factorial(k) - (
                 (k + Decimal("0.5")) * Decimal(k).ln() - k + half_log_two_pi
             )
-            assert rng._stirling_error(k) == pytest.approx(float(exact), rel=1e-15, abs=1e-20)
+            assert log_probabilities._stirling_error(k) == pytest.approx(
+                float(exact), rel=1e-15, abs=1e-20
+            )
 
 
 # --- multinomial ---------------------------------------------------------------------------

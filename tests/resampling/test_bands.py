@@ -74,7 +74,7 @@ GRIDS = {bands.ROC: ROC_GRID, bands.PRECISION_RECALL: RECALL_GRID}
 def merged_rows(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's atoms, and the row of the data each atom stands for."""
     data = sort_scores(y == 1, s, None, group_ties=False)
-    is_positive, continues, _ = streaming.merge_atoms(*data.kernel_arguments)
+    is_positive, continues, _, _ = streaming.merge_atoms(*data.kernel_arguments, False)
     order = np.lexsort((~(y == 1), -s))  # decreasing score; within a tie, positives first
     return is_positive, continues, order
 
@@ -121,9 +121,13 @@ def test_the_draws_are_the_stratified_streaming_bootstraps(n):
         _, trace = bands.traced_band_replicate(
             is_positive, continues, ROC_GRID, bands.ROC, np.uint64(99), r
         )
+        atoms = streaming.RowAtoms(
+            is_positive, continues, np.empty(0), False, False, np.empty(0, np.uint64),
+            np.empty(0, np.bool_),
+        )  # fmt: skip
         _, expected = streaming.traced_replicate(
-            is_positive, continues, np.empty(0), False, False, np.empty(0, np.int64), 0,
-            RocAuc(1.0), True, resample.STRATIFIED, np.uint64(99), r,
+            atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0),
+            resample.Draw(resample.STRATIFIED, np.uint64(99), r),
         )  # fmt: skip
         assert np.array_equal(trace, expected)
         assert trace[is_positive].sum() == is_positive.sum()  # class sizes kept

@@ -12,7 +12,7 @@ import pytest
 import assay
 import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
-from assay._kernels import pieces, resample, streaming
+from assay._kernels import jackknife, pieces, resample, streaming
 from assay.datasets import binormal_scores
 from assay.metrics._registry import METRICS
 from assay.resampling import _plans, _resampling
@@ -74,14 +74,14 @@ def scan_options(name, keywords):
     return METRICS[name].scan_options(**keywords)
 
 
-def metric_of_replicate(plan, name, options, counts, library=reference):
+def metric_of_replicate(atoms, name, options, counts, library=reference):
     """The metric of a replicate built explicitly from its atom counts (rows with their
     counts as weights), computed by ``library``: the exact reference, or the naive numpy
     twin above for replicates too large for it."""
     # scores decrease along the merged order and are equal within a tie group
-    w = counts * plan.value if plan.weighted else counts.astype(float)
-    y = plan.is_positive.astype(int)
-    s = -np.concatenate([[0], np.cumsum(~plan.continues[:-1])]).astype(float)
+    w = counts * atoms.value if atoms.weighted else counts.astype(float)
+    y = atoms.is_positive.astype(int)
+    s = -np.concatenate([[0], np.cumsum(~atoms.continues[:-1])]).astype(float)
     if not (np.any(w[y == 1] > 0) and np.any(w[y == 0] > 0)) or not np.any(w > 0):
         return np.nan
     if library == "naive":
@@ -145,28 +145,29 @@ def test_streamed_replicates_equal_the_reference_on_their_counts(name, options, 
         s = np.round(s, 1)
     w = rng.integers(1, 4, n).astype(float) if data_kind == "weighted" else None
     clusters = rng.integers(0, 500, n) if data_kind == "clusters" else None
-    plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=w, clusters=clusters)
-    assert plan.cells == (data_kind == "tied")
-    arguments = (
-        plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
-        plan.cluster_of_atom, plan.n_clusters, scan_options(name, options), not plan.weighted,
-        scheme, np.uint64(12345),
+    plan = _plans.stream_plan(
+        y, s, pos_label=None, sample_weight=w, clusters=clusters,
+        keyed=scheme == resample.POISSON,
     )  # fmt: skip
+    atoms = plan.atoms
+    assert atoms.cells == (data_kind == "tied")
+    draw = resample.Draw(scheme, np.uint64(12345), 0)
     out = np.empty(3)
-    streaming.bootstrap_ranking(*arguments, 0, out, 2)
+    streaming.bootstrap_ranking(atoms, plan.clusters, scan_options(name, options), draw, out, 2)
     for r in range(out.shape[0]):
-        value, counts = streaming.traced_replicate(*arguments, r)
+        value, counts = streaming.traced_replicate(
+            atoms, plan.clusters, scan_options(name, options), draw._replace(first_replicate=r)
+        )
         assert value == out[r] or (np.isnan(value) and np.isnan(out[r]))
+        sizes = atoms.value.astype(int) if atoms.cells else np.ones(plan.n_atoms, int)
         if scheme == resample.STRATIFIED:  # class totals fixed
-            sizes = plan.value.astype(int) if plan.cells else np.ones(plan.n_atoms, int)
-            assert counts[plan.is_positive].sum() == sizes[plan.is_positive].sum()
-            assert counts[~plan.is_positive].sum() == sizes[~plan.is_positive].sum()
+            assert counts[atoms.is_positive].sum() == sizes[atoms.is_positive].sum()
+            assert counts[~atoms.is_positive].sum() == sizes[~atoms.is_positive].sum()
         elif scheme == resample.MULTINOMIAL and data_kind != "clusters":
-            sizes = plan.value.astype(int) if plan.cells else np.ones(plan.n_atoms, int)
             assert counts.sum() == sizes.sum()
         # a cell's count is how many of its rows were drawn: rows of one cell are alike;
         # the replicate is too large for the exact reference: its naive numpy twin
-        expected = metric_of_replicate(plan, name, options, counts, library="naive")
+        expected = metric_of_replicate(atoms, name, options, counts, library="naive")
         assert out[r] == pytest.approx(expected, rel=FLOAT_RTOL, nan_ok=True)
 
 
@@ -182,20 +183,12 @@ def test_small_streamed_replicates_equal_the_exact_reference(data_kind):
     for name, options in NAIVE_CASES:
         for r in range(3):
             value, counts = streaming.traced_replicate(
-                plan.is_positive,
-                plan.continues,
-                plan.value,
-                plan.cells,
-                plan.weighted,
-                plan.cluster_of_atom,
-                0,
+                plan.atoms,
+                plan.clusters,
                 scan_options(name, options),
-                not plan.weighted,
-                resample.MULTINOMIAL,
-                np.uint64(5),
-                r,
+                resample.Draw(resample.MULTINOMIAL, np.uint64(5), r),
             )
-            expected = metric_of_replicate(plan, name, options, counts, library=reference)
+            expected = metric_of_replicate(plan.atoms, name, options, counts, library=reference)
             assert value == pytest.approx(expected, rel=FLOAT_RTOL)
 
 
@@ -214,13 +207,13 @@ def test_unit_counts_reproduce_the_plain_kernels_exactly():
 def test_lift_takes_the_streaming_paths(monkeypatch):
     # bootstrap, compare and permutation_test find the lift's scan in the registry: the
     # generic paths (the metric called on every replicate) are never reached
-    from assay.resampling import _bootstrap, _compare, _permutation
+    from assay.resampling import _bootstrap, _paired_replicates, _permutation
 
     def generic(*args, **kwargs):
         raise AssertionError("the generic path was taken")
 
     monkeypatch.setattr(_bootstrap, "_rows_distribution", generic)
-    monkeypatch.setattr(_compare, "_rows_pairs", generic)
+    monkeypatch.setattr(_paired_replicates, "_rows_pairs", generic)
     monkeypatch.setattr(_permutation, "_rows_null", generic)
     y, s = binormal_scores(3000, rng=4)
     weaker = s + np.random.default_rng(5).normal(size=s.shape)
@@ -361,14 +354,16 @@ def test_stratified_replicates_keep_class_counts():
     matrix = assay.confusion_matrix(y, y_pred)
     counts = np.empty((50, 4), dtype=np.int64)
     resample.bootstrap_cells(
-        matrix.ravel().astype(np.int64), 2, resample.STRATIFIED, np.uint64(1), 0, counts, 2
-    )
+        matrix.ravel().astype(np.int64), 2, resample.Draw(resample.STRATIFIED, np.uint64(1), 0),
+        counts, 2,
+    )  # fmt: skip
     np.testing.assert_array_equal(counts[:, :2].sum(axis=1), 70)
     np.testing.assert_array_equal(counts[:, 2:].sum(axis=1), 30)
     multinomial = np.empty((50, 4), dtype=np.int64)
     resample.bootstrap_cells(
-        matrix.ravel().astype(np.int64), 2, resample.MULTINOMIAL, np.uint64(1), 0, multinomial, 2
-    )
+        matrix.ravel().astype(np.int64), 2, resample.Draw(resample.MULTINOMIAL, np.uint64(1), 0),
+        multinomial, 2,
+    )  # fmt: skip
     np.testing.assert_array_equal(multinomial.sum(axis=1), 100)
     assert np.unique(multinomial[:, 2:].sum(axis=1)).shape[0] > 1
 
@@ -406,9 +401,7 @@ def test_auc_jackknife_equals_leaving_each_row_out(rows):
     w = rng.integers(1, 4, rows).astype(float)
     for weights in (None, w):
         plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=weights, clusters=None)
-        values, counts = streaming.auc_jackknife(
-            plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted
-        )
+        values, counts = jackknife.auc_jackknife(plan.atoms)
         got = np.sort(np.repeat(values, counts.astype(int)))
         check = range(rows) if rows <= 40 else rng.choice(rows, 40, replace=False)
         for i in check:
@@ -529,26 +522,26 @@ def test_grouped_jackknife_removes_each_group(tied):
     if tied:
         s = np.round(s, 1)  # cells: each group removes an even share of every cell
     plan = _plans.stream_plan(y, s, pos_label=None, sample_weight=None, clusters=None)
+    atoms = plan.atoms
     n_groups = 7
     group_of_atom = np.arange(plan.n_atoms) % n_groups
     out = np.empty(n_groups)
-    streaming.grouped_jackknife(
-        plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted,
-        group_of_atom, n_groups, scan_options("average_precision_score", {}), True, out, 2,
-    )  # fmt: skip
+    groups = streaming.Clusters(group_of_atom, n_groups)
+    options = scan_options("average_precision_score", {})
+    jackknife.grouped_jackknife(atoms, groups, options, out, 2)
     for g in range(n_groups):
-        if plan.cells:
-            sizes = plan.value.astype(np.int64)
+        if atoms.cells:
+            sizes = atoms.value.astype(np.int64)
             counts = sizes - ((g + 1) * sizes // n_groups - g * sizes // n_groups)
         else:
             counts = (group_of_atom != g).astype(np.int64)
         expected = metric_of_replicate(
-            plan, "average_precision_score", {}, counts, library="naive"
+            atoms, "average_precision_score", {}, counts, library="naive"
         )
         assert out[g] == pytest.approx(expected, rel=FLOAT_RTOL)
     # the shares of a cell over all groups add up to the cell
-    if plan.cells:
-        sizes = plan.value.astype(np.int64)
+    if atoms.cells:
+        sizes = atoms.value.astype(np.int64)
         shares = sum((g + 1) * sizes // n_groups - g * sizes // n_groups for g in range(7))
         np.testing.assert_array_equal(shares, sizes)
 

@@ -6,8 +6,10 @@ of the metric is known, the 95% percentile and BCa intervals cover the truth in 
 
 * ROC AUC on binormal scores (:func:`assay.datasets.binormal_scores`, population AUC
   ``TRUE_AUC``, prevalence ``PREVALENCE``), resampling rows and, as pROC does by default,
-  resampling each class separately (``stratify=True``);
-* accuracy of a prediction that is right with probability ``ACCURACY`` on every row,
+  resampling each class separately (``stratify=True``), and by the Poisson bootstrap
+  (``resampling="poisson"``: every count keyed by the row's score and class);
+* accuracy (also by the Poisson bootstrap, counts keyed by confusion cell) of a
+  prediction that is right with probability ``ACCURACY`` on every row,
   independently of the row's label, so that the population accuracy is exactly
   ``ACCURACY``.  ``ACCURACY`` is not a multiple of 1 / 300, so no interval bound can equal
   the truth (a bound is a replicate value ``k / 300`` or interpolates between two of
@@ -20,7 +22,7 @@ are deterministic; percentile and BCa intervals of one data set share their repl
 data sets a calibrated interval's number of covering data sets has standard deviation
 ``sqrt(1000 * 0.95 * 0.05) = 6.9``.
 
-All tests are marked ``slow`` (``nox -s slow``); the whole module takes about 10 s.
+All tests are marked ``slow`` (``nox -s slow``); the whole module takes about 20 s.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Case(NamedTuple):
     data: str  # "auc" or "accuracy"
     method: str
     stratify: bool
+    resampling: str = "multinomial"
 
 
 CASES = {
@@ -69,6 +72,9 @@ CASES = {
     "roc_auc-stratified-bca": Case("auc", "bca", True),
     "accuracy-percentile": Case("accuracy", "percentile", False),
     "accuracy-bca": Case("accuracy", "bca", False),
+    "roc_auc-poisson-percentile": Case("auc", "percentile", False, "poisson"),
+    "roc_auc-poisson-bca": Case("auc", "bca", False, "poisson"),
+    "accuracy-poisson-percentile": Case("accuracy", "percentile", False, "poisson"),
 }
 METRICS = {"auc": assay.roc_auc_score, "accuracy": assay.accuracy_score}
 TRUTH = {"auc": TRUE_AUC, "accuracy": ACCURACY}
@@ -126,6 +132,7 @@ def coverages() -> dict[str, Any]:
                     confidence_level=CONFIDENCE_LEVEL,
                     method=case.method,
                     stratify=case.stratify,
+                    resampling=case.resampling,
                     rng=BOOTSTRAP_SEED + index,
                 )
             messages[name] += [f"data set {index}: {warning.message}" for warning in caught]

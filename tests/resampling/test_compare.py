@@ -36,26 +36,26 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
     # must be the metric of the same rows with the same counts, in B's order.
     y, a, b = two_models(n=6000, tied=True)  # several blocks, ties in both models
     w = np.random.default_rng(5).integers(0, 3, y.shape[0]).astype(float) if weighted else None
-    plan = _plans.paired_stream_plan(y, a, b, pos_label=None, sample_weight=w, clusters=None)
+    plan = _plans.paired_stream_plan(
+        y, a, b, pos_label=None, sample_weight=w, clusters=None,
+        keyed=scheme == resample.POISSON,
+    )  # fmt: skip
     out_a = np.empty(4)
     out_b = np.empty(4)
+    draw = resample.Draw(scheme, np.uint64(77), 0)
     streaming.paired_bootstrap_ranking(
-        plan.a_is_positive, plan.a_continues, plan.a_value, plan.b_is_positive,
-        plan.b_continues, plan.b_value, plan.a_position_of_b, plan.weighted,
-        plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), 0, out_a,
-        out_b, 2,
-    )  # fmt: skip
+        plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(1.0), draw, out_a, out_b, 2
+    )
     for r in range(4):
         value_a, counts = streaming.traced_replicate(
-            plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted,
-            plan.cluster_of_atom, 0, RocAuc(1.0), not plan.weighted, scheme, np.uint64(77), r,
-        )  # fmt: skip
+            plan.a, plan.clusters, RocAuc(1.0), draw._replace(first_replicate=r)
+        )
         assert out_a[r] == value_a
         counts_b = counts[plan.a_position_of_b]
-        scores_b = -np.concatenate([[0], np.cumsum(~plan.b_continues[:-1])]).astype(float)
-        weights_b = counts_b * (plan.b_value if plan.weighted else 1.0)
+        scores_b = -np.concatenate([[0], np.cumsum(~plan.b.continues[:-1])]).astype(float)
+        weights_b = counts_b * (plan.b.value if plan.b.weighted else 1.0)
         expected_b = assay.roc_auc_score(
-            plan.b_is_positive.astype(int), scores_b, sample_weight=weights_b
+            plan.b.is_positive.astype(int), scores_b, sample_weight=weights_b
         )
         assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
 

@@ -23,6 +23,19 @@ Streams
     ``L`` draws each overlap with probability below ``B**2 L / 2**64`` (1e4 resamples of
     1e8 draws: 5e-4; 2000 resamples of 1e6 draws: 2e-7).  An overlap would make two
     resamples share a run of draws at an offset; it cannot repeat a resample.
+Keyed streams
+    ``keyed_stream(stream(seed, index), key)`` starts the draws of one item (a tie cell
+    of rows, a row, a confusion cell) named by a 64-bit ``key`` within resample
+    ``index``: the state ``stream(seed, index) + (key + 1) K``, from which SplitMix64
+    draws as from any state (its output mix hashes the sum).  The draws of an item then
+    depend on ``(seed, index, key)`` only, not on the order in which items are visited
+    nor on which other items exist, so data split into pieces, in any order, get the
+    same draws item by item (the Poisson bootstrap).  Items of one resample start at
+    distinct states; with ``M`` items over all resamples (``B n``) two of them start at
+    the same state, or one within a few draws of another, with probability about
+    ``M**2 / 2**64`` (1e9: 5e-2), unless their keys are consecutive integers, which
+    never meet (see :func:`keyed_stream`): such a pair of items draws equal counts, a
+    coincidence among ``M`` draws that no statistic of the resamples can see.
 Samplers
     Integers are exactly uniform (rejection removes the bias of reducing 2**32 or 2**64
     values to ``bound``).  The Poisson and binomial samplers are exact algorithms
@@ -42,11 +55,15 @@ Numba, arithmetic mixing uint64 and int64 gives float64.
 from __future__ import annotations
 
 import math
-from decimal import Decimal, localcontext
 
 import numpy as np
 
 from assay._kernels._jit import jit
+from assay._kernels._log_probabilities import (
+    _binomial_log_ratio,
+    _poisson_log_pmf,
+)
+from assay._kernels._rng_tables import guide_table, poisson_one_cdf
 
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -58,6 +75,7 @@ _SHIFT_30 = np.uint64(30)
 _SHIFT_31 = np.uint64(31)
 _SHIFT_32 = np.uint64(32)
 _SHIFT_33 = np.uint64(33)
+_SIGN = np.uint64(0x8000000000000000)  # the sign bit of a float64: -0.0's bits
 
 _GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
 _MIX13_1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -68,66 +86,10 @@ _STREAM_STEP = np.uint64(0xD1342543DE82EF95)  # odd: index -> index * K is a bij
 
 _UNIT = 2.0**-53  # spacing of the doubles next_double returns
 _SPLITTER = 134217729.0  # 2**27 + 1, Veltkamp's splitting constant for float64
-_HALF_LOG_TWO_PI = 0.9189385332046727  # log(2 pi) / 2
 _LARGEST_COUNT = 4611686018427387904.0  # 2**62: counts beyond it are never produced
 
-# Asymptotic series of the Stirling error (Loader 2000): 1/12, 1/360, 1/1260, 1/1680, 1/1188
-_S0 = 1.0 / 12.0
-_S1 = 1.0 / 360.0
-_S2 = 1.0 / 1260.0
-_S3 = 1.0 / 1680.0
-_S4 = 1.0 / 1188.0
-
-_PI = "3.14159265358979323846264338327950288419716939937510"
-
-
-def _stirling_error_table(size: int) -> np.ndarray:
-    """``log k! - ((k + 1/2) log k - k + log(2 pi) / 2)`` for k < size, correctly rounded.
-
-    Entry 0 is unused (0.0).  Computed once with 50 significant digits.
-    """
-    table = np.zeros(size, dtype=np.float64)
-    with localcontext() as context:
-        context.prec = 50
-        half_log_two_pi = (2 * Decimal(_PI)).ln() / 2
-        log_factorial = Decimal(0)
-        for k in range(1, size):
-            log_factorial += Decimal(k).ln()
-            exact = log_factorial - (k + Decimal("0.5")) * Decimal(k).ln() + k - half_log_two_pi
-            table[k] = float(exact)
-    return table
-
-
-def _poisson_one_cdf() -> np.ndarray:
-    """P(X <= k) for X ~ Poisson(1), correctly rounded, up to the first entry equal to 1.0."""
-    values = []
-    with localcontext() as context:
-        context.prec = 50
-        term = Decimal(-1).exp()
-        cumulative = term
-        k = 0
-        while float(cumulative) < 1.0:
-            values.append(float(cumulative))
-            k += 1
-            term /= k
-            cumulative += term
-    values.append(1.0)
-    return np.array(values, dtype=np.float64)
-
-
-def _guide_table(cdf: np.ndarray, bits: int) -> np.ndarray:
-    """Where the inversion search may start for ``u`` in each of ``2**bits`` equal buckets.
-
-    Entry ``b`` is the number of cumulative probabilities ``<= b / 2**bits``: every ``u``
-    of bucket ``b`` inverts to at least that index (Chen & Asau 1974, guide tables).
-    """
-    starts = np.arange(2**bits, dtype=np.float64) / 2**bits
-    return np.searchsorted(cdf, starts, side="right").astype(np.int64)
-
-
-_STIRLING_ERROR = _stirling_error_table(32)
-_POISSON_ONE_CDF = _poisson_one_cdf()
-_POISSON_ONE_GUIDE = _guide_table(_POISSON_ONE_CDF, 8)
+_POISSON_ONE_CDF = poisson_one_cdf()
+_POISSON_ONE_GUIDE = guide_table(_POISSON_ONE_CDF, 8)
 _GUIDE_SHIFT = np.uint64(64 - 8)
 
 
@@ -151,6 +113,38 @@ def _murmur_mix(z):
 
 
 @jit
+def keyed_stream(resample_state, key):
+    """Initial state of the draws of the item named ``key`` within one resample.
+
+    Parameters
+    ----------
+    resample_state : uint64
+        The resample's own initial state, ``stream(seed, index)``.
+    key : int
+        A word naming the item (below 2**64, taken as uint64): a row's position, a
+        cell's index, or a hashed identity (:func:`score_key`).
+
+    Returns
+    -------
+    uint64
+        ``resample_state + (key + 1) K``: the SplitMix64 state at a position of its
+        cycle set by the resample (a hash of the seed and the resample's index) and
+        shifted by the key, whose draws the generator's output mix turns into
+        independent uniforms.  A bijection of ``key`` for a fixed resample (distinct
+        items start from distinct states) and of the resample for a fixed key.  Items
+        named by consecutive keys start ``K`` apart, which makes the first draws of a
+        resample's items a SplitMix64 sequence of increment ``K`` (35 bit transitions,
+        a good increment by Steele, Lea & Flood's criterion of at least 24); the ``j``-th
+        draw of one item meets the first of another only if ``(k' - k) K = (j - 1) G``
+        modulo 2**64 (``G`` SplitMix64's increment), which has no solution with
+        ``|k' - k| < 1.7e16`` and ``j < 1000``.  An item's draws depend on
+        ``(seed, index, key)`` alone, not on which other items exist or in what order
+        they are visited, so they can be drawn on any machine that holds the item.
+    """
+    return np.uint64(resample_state) + (np.uint64(key) + _ONE) * _STREAM_STEP
+
+
+@jit
 def stream(seed, index):
     """Initial state of the stream of resample ``index`` under the master ``seed``.
 
@@ -164,9 +158,25 @@ def stream(seed, index):
     uint64
         ``F(F(seed) + (index + 1) K)`` with ``F`` MurmurHash3's fmix64 and ``K`` odd:
         a bijection of ``index`` for a fixed ``seed`` and of ``seed`` for a fixed index.
+        (``F(keyed_stream(F(seed), index))``: a resample is an item of the seed, mixed
+        once more so that neighbouring resamples start at unrelated positions.)
     """
-    key = _murmur_mix(np.uint64(seed))
-    return _murmur_mix(key + (np.uint64(index) + _ONE) * _STREAM_STEP)
+    return _murmur_mix(keyed_stream(_murmur_mix(np.uint64(seed)), index))
+
+
+@jit
+def score_key(score_bits, tag):
+    """Key naming an item by a float64 score and a tag: ``stream(bits, tag)``.
+
+    ``score_bits`` are the raw bits of the score (``scores.view(np.uint64)``) with
+    ``-0.0`` taken as ``0.0`` (the two zeros are one tie group); ``tag`` is a second
+    word, such as the class (0 or 1) or the key of another score.  Distinct items get
+    unrelated keys; two items share one only by a chance of about ``2**-64`` per pair.
+    """
+    bits = np.uint64(score_bits)
+    if bits == _SIGN:
+        bits = np.uint64(0)
+    return stream(bits, tag)
 
 
 @jit
@@ -241,91 +251,6 @@ def shuffle(values, state):
         values[i] = values[j]
         values[j] = held
     return state
-
-
-# --- log-probability helpers (Loader 2000) --------------------------------------------
-
-
-@jit
-def _stirling_error(k):
-    """``log k! - ((k + 1/2) log k - k + log(2 pi) / 2)`` for an integer ``k >= 1``.
-
-    A correctly rounded table up to 31, the asymptotic series beyond (its first
-    omitted term is below 1e-19 there).  Hörmann's BTRD correction ``fc(k)`` is
-    ``_stirling_error(k + 1)``.
-    """
-    if k < 32:
-        return _STIRLING_ERROR[k]
-    x = np.float64(k)
-    inverse_square = 1.0 / (x * x)
-    return (
-        _S0
-        - (_S1 - (_S2 - (_S3 - _S4 * inverse_square) * inverse_square) * inverse_square)
-        * inverse_square
-    ) / x
-
-
-@jit
-def _bd0(x, mean, difference):
-    """``x log(x / mean) + mean - x`` for ``x, mean > 0`` given ``difference = x - mean``.
-
-    Loader (2000), "Fast and accurate computation of binomial probabilities": when
-    ``|x - mean| < (x + mean) / 10`` the series in ``v = (x - mean) / (x + mean)``,
-    ``(x - mean) v + 2 x (v**3 / 3 + v**5 / 5 + ...)``, avoids the cancellation of the
-    direct formula.  The caller computes ``difference`` without rounding (from integers),
-    which keeps the result accurate when ``x`` and ``mean`` are close to 2**62.
-    """
-    if abs(difference) < 0.1 * (x + mean):
-        v = difference / (x + mean)
-        total = difference * v
-        term = 2.0 * x * v
-        v_square = v * v
-        for j in range(1, 100):
-            term *= v_square
-            updated = total + term / (2 * j + 1)
-            if updated == total:
-                break
-            total = updated
-        return total
-    return x * math.log(x / mean) - difference
-
-
-@jit
-def _poisson_log_pmf(k, mean, difference):
-    """``log P(X = k)`` for X ~ Poisson(mean), ``difference = k - mean`` (Loader 2000)."""
-    if k == 0:
-        return -mean
-    x = np.float64(k)
-    return -_stirling_error(k) - _bd0(x, mean, difference) - 0.5 * math.log(x) - _HALF_LOG_TWO_PI
-
-
-@jit
-def _binomial_log_ratio(n, p, mode, fraction, j):
-    """``log f(mode + j) - log f(mode)`` for the binomial(n, p) probabilities ``f``.
-
-    With ``k = mode + j``, ``M = mode + 1`` and ``N = n - mode + 1``, Stirling's formula
-    in the form ``log x! = (x + 1/2) log(x + 1) - (x + 1) + log(2 pi) / 2 + fc(x)``
-    (Hörmann 1993, step 3.3-3.4) rearranges exactly into::
-
-        - bd0(k + 1, M) - bd0(n - k + 1, N) + (log1p(j / M) + log1p(-j / N)) / 2
-        - j log1p(delta / (N p)) - fc(k) + fc(mode) - fc(n - k) + fc(n - mode)
-
-    where ``delta = M q - N p = 1 - p - fraction`` and ``(n + 1) p = mode + fraction``.
-    Every term is small and carries only a relative rounding error, unlike the textbook
-    form whose terms grow like ``n log n`` and cancel.
-    """
-    k = mode + j
-    m_plus = np.float64(mode + 1)
-    n_plus = np.float64(n - mode + 1)
-    shift = np.float64(j)
-    delta = (1.0 - p) - fraction
-    value = -_bd0(np.float64(k + 1), m_plus, shift)
-    value -= _bd0(np.float64(n - k + 1), n_plus, -shift)
-    value += 0.5 * (math.log1p(shift / m_plus) + math.log1p(-shift / n_plus))
-    value -= shift * math.log1p(delta / (n_plus * p))
-    value -= _stirling_error(k + 1) - _stirling_error(mode + 1)
-    value -= _stirling_error(n - k + 1) - _stirling_error(n - mode + 1)
-    return value
 
 
 # --- Poisson ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import stream
-from assay._kernels.streaming import _BLOCK, _block_positives, _draw_uniform, _take
+from assay._kernels.streaming import _BLOCK, block_positive_counts, stratified_block
 
 ROC = 0
 PRECISION_RECALL = 1
@@ -113,35 +113,13 @@ def _replicate(is_positive, continues, n_positive, n_negative, block_positives, 
     """One stratified replicate's curve into ``out`` (``trace``: every count, for tests)."""
     n = is_positive.shape[0]
     running[:] = 0.0
-    draws_positive = n_positive
-    draws_negative = n_negative
-    remaining_positive = n_positive
-    remaining_negative = n_negative
+    left = (n_positive, n_negative, n_positive, n_negative)
     for start in range(0, n, _BLOCK):
         end = min(start + _BLOCK, n)
-        size = end - start
-        counts = buffer[:size]
-        n_block_positive = block_positives[start // _BLOCK]
-        n_block_negative = size - n_block_positive
-        positive_counts = positive_buffer[:n_block_positive]
-        negative_counts = negative_buffer[:n_block_negative]
-        positive_counts[:] = 0
-        negative_counts[:] = 0
-        taken, state = _take(draws_positive, n_block_positive, remaining_positive, state)
-        state = _draw_uniform(positive_counts, n_block_positive, taken, state)
-        draws_positive -= taken
-        remaining_positive -= n_block_positive
-        taken, state = _take(draws_negative, n_block_negative, remaining_negative, state)
-        state = _draw_uniform(negative_counts, n_block_negative, taken, state)
-        draws_negative -= taken
-        remaining_negative -= n_block_negative
-        i = 0
-        j = 0
-        for offset in range(size):  # back into the merged order
-            flag = is_positive[start + offset]
-            counts[offset] = positive_buffer[i] if flag else negative_buffer[j]
-            i += 1 if flag else 0
-            j += 0 if flag else 1
+        counts = buffer[: end - start]
+        left, state = stratified_block(is_positive, start, counts,
+                                       block_positives[start // _BLOCK], positive_buffer,
+                                       negative_buffer, left, state)  # fmt: skip
         if trace.shape[0] > 0:
             trace[start:end] = counts
         fold_curve(start, counts, is_positive, continues, float(n_positive),
@@ -170,7 +148,7 @@ def band_replicates(is_positive, continues, grid, curve, seed, first_replicate, 
     depend on the number of threads.
     """
     n_positive, n_negative = _class_sizes(is_positive)
-    block_positives = _block_positives(is_positive)
+    block_positives = block_positive_counts(is_positive)
     no_trace = np.empty(0, dtype=np.int64)
     count = out.shape[0]
     for worker in prange(n_workers):
@@ -192,7 +170,7 @@ def traced_band_replicate(is_positive, continues, grid, curve, seed, replicate):
     n_positive, n_negative = _class_sizes(is_positive)
     out = np.empty(grid.shape[0], dtype=np.float64)
     trace = np.zeros(n, dtype=np.int64)
-    _replicate(is_positive, continues, n_positive, n_negative, _block_positives(is_positive),
+    _replicate(is_positive, continues, n_positive, n_negative, block_positive_counts(is_positive),
                grid, curve, stream(seed, np.uint64(replicate)), np.empty(_BLOCK, dtype=np.int64),
                np.zeros(_BLOCK + 1, dtype=np.int64), np.zeros(_BLOCK + 1, dtype=np.int64),
                np.empty(_N_SLOTS, dtype=np.float64), out, trace)  # fmt: skip

@@ -19,6 +19,8 @@ bit-identical for any number of threads.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -29,46 +31,74 @@ from assay._kernels.pieces import scan
 _ONE = np.uint64(1)
 
 
+class SwapEntries(NamedTuple):
+    """Both models' values of every row sorted together: the 2n (row, model) entries in
+    decreasing order, with the tie group of each (``n_groups`` groups of equal values)."""
+
+    entry_group: np.ndarray
+    entry_row: np.ndarray
+    entry_is_b: np.ndarray
+    n_groups: int
+
+
+class LabelledRows(NamedTuple):
+    """Rows with their class and weight (``unit_of_row``, read when ``weighted``)."""
+
+    positive_of_row: np.ndarray
+    unit_of_row: np.ndarray
+    weighted: bool
+
+
+class SortedRows(NamedTuple):
+    """Rows sorted by decreasing score: the end of every tie group, and the rows' labels
+    and weights in that order (``unit_sorted`` read when ``weighted``)."""
+
+    group_end: np.ndarray
+    positive_sorted: np.ndarray
+    unit_sorted: np.ndarray
+    weighted: bool
+
+
 @jit_parallel
-def compare_ranking_permutation(
-    entry_group, entry_row, entry_is_b, positive_of_row, unit_of_row, weighted, n_groups,
-    options, exact, seed, first_replicate, out_a, out_b, n_workers,
-):  # fmt: skip
+def compare_ranking_permutation(entries, rows, options, seed, first_replicate, out_a, out_b,
+                                n_workers):  # fmt: skip
     """Metric of the two models after swapping their scores row by row at random.
 
-    ``entry_*``: the 2n (row, model) entries of both models' scores sorted together,
-    with the tie group of each (groups of equal scores, ``n_groups`` of them).  A row's
-    swap bit decides which model each of its two entries goes to.
+    ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`.  A row's swap bit
+    decides which model each of its two entries goes to.  Unweighted sums are exact.
     """
+    positive_of_row = rows.positive_of_row
+    unit_of_row = rows.unit_of_row
+    weighted = rows.weighted
+    entry_row = entries.entry_row
     n = positive_of_row.shape[0]
     n_entries = entry_row.shape[0]
     count = out_a.shape[0]
     for worker in prange(n_workers):
         swapped = np.empty(n, dtype=np.bool_)
-        sums = np.empty((4, n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B per group
+        sums = np.empty((4, entries.n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B
         for r in range(worker, count, n_workers):
             _swap_bits(stream(seed, np.uint64(first_replicate + r)), swapped)
             sums[:, :] = 0.0
             for e in range(n_entries):
                 row = entry_row[e]
-                to_b = entry_is_b[e] != swapped[row]
+                to_b = entries.entry_is_b[e] != swapped[row]
                 slot = (2 if to_b else 0) + (0 if positive_of_row[row] else 1)
-                sums[slot, entry_group[e]] += unit_of_row[row] if weighted else 1.0
-            out_a[r] = scan(options, sums[0], sums[1], exact)
-            out_b[r] = scan(options, sums[2], sums[3], exact)
+                sums[slot, entries.entry_group[e]] += unit_of_row[row] if weighted else 1.0
+            out_a[r] = scan(options, sums[0], sums[1], not weighted)
+            out_b[r] = scan(options, sums[2], sums[3], not weighted)
 
 
 @jit_parallel
-def permute_ranking_labels(
-    group_end, positive_sorted, unit_sorted, weighted, options, exact, seed, first_replicate,
-    out, n_workers,
-):  # fmt: skip
+def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers):
     """Metric after shuffling the labels over the sorted rows (weights stay with rows).
 
-    ``group_end``: end of every tie group in the rows sorted by decreasing score;
-    ``positive_sorted``: the labels in that order.
+    ``rows``: :class:`SortedRows`.  Unweighted sums are exact.
     """
-    n = positive_sorted.shape[0]
+    group_end = rows.group_end
+    unit_sorted = rows.unit_sorted
+    weighted = rows.weighted
+    n = rows.positive_sorted.shape[0]
     m = group_end.shape[0]
     count = out.shape[0]
     for worker in prange(n_workers):
@@ -77,7 +107,7 @@ def permute_ranking_labels(
         negative_sums = np.empty(m, dtype=np.float64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
-            labels[:] = positive_sorted
+            labels[:] = rows.positive_sorted
             state = shuffle(labels, state)
             start = 0
             for g in range(m):
@@ -92,7 +122,7 @@ def permute_ranking_labels(
                 positive_sums[g] = p
                 negative_sums[g] = q
                 start = group_end[g]
-            out[r] = scan(options, positive_sums, negative_sums, exact)
+            out[r] = scan(options, positive_sums, negative_sums, not weighted)
 
 
 @jit_parallel

@@ -12,20 +12,47 @@ share:
 Every replicate ``r`` draws from its own counter-based stream ``stream(seed, r)`` and is
 computed by one thread from start to end, in a fixed order, so results are
 bit-identical whatever the number of threads; ``n_workers`` only splits the replicates
-between threads.
+between threads.  A Poisson count is drawn from its item's keyed stream
+``keyed_stream(stream(seed, r), key)`` (a row's position, a cell's index): it depends
+on the item alone, not on the other items, so data split into pieces that know their
+items' keys draw the same counts.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels._rng import binomial, next_below, next_u64, poisson, stream
+from assay._kernels._rng import binomial, keyed_stream, next_below, next_u64, poisson, stream
 
 MULTINOMIAL = 0
 STRATIFIED = 1
 POISSON = 2
+
+
+class Draw(NamedTuple):
+    """Which replicates a bootstrap kernel draws, and how.
+
+    ``scheme``: MULTINOMIAL, STRATIFIED or POISSON; ``seed``: the uint64 master seed;
+    replicates ``first_replicate, first_replicate + 1, ...`` fill the output in order.
+    """
+
+    scheme: int
+    seed: np.uint64
+    first_replicate: int
+
+
+class Strata(NamedTuple):
+    """Rows of the generic path: consecutive strata ending at ``stratum_end`` (the whole
+    sample is one stratum), or the cluster of every row (``n_clusters > 0``)."""
+
+    stratum_end: np.ndarray
+    cluster_of_row: np.ndarray
+    n_clusters: int
+
 
 _BLOCK_BITS = 12
 _BLOCK = 1 << _BLOCK_BITS  # atoms per block of index draws: the block's counts stay in L1
@@ -89,10 +116,10 @@ def _cells_multinomial(sizes, total_size, total, counts, state):
 @jit
 def _stratum_counts(stratum_end, scheme, counts, state):
     """Row counts: a multinomial within each stratum (the whole sample is one stratum),
-    or independent Poisson(1) counts."""
+    or independent Poisson(1) counts, row ``k``'s from the stream keyed by ``k``."""
     if scheme == POISSON:
         for k in range(counts.shape[0]):
-            count, state = poisson(1.0, state)
+            count, _ = poisson(1.0, keyed_stream(state, k))
             counts[k] = count
         return state
     start = 0
@@ -104,37 +131,40 @@ def _stratum_counts(stratum_end, scheme, counts, state):
 
 
 @jit
-def row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, counts, cluster_counts):
+def row_counts(strata, scheme, state, counts, cluster_counts):
     """One replicate's count of every row: by strata, by clusters, or Poisson."""
-    if n_clusters > 0:
-        state = _rows_multinomial(n_clusters, cluster_counts, state)
+    if strata.n_clusters > 0:
+        state = _rows_multinomial(strata.n_clusters, cluster_counts, state)
         for k in range(counts.shape[0]):
-            counts[k] = cluster_counts[cluster_of_row[k]]
+            counts[k] = cluster_counts[strata.cluster_of_row[k]]
         return state
-    return _stratum_counts(stratum_end, scheme, counts, state)
+    return _stratum_counts(strata.stratum_end, scheme, counts, state)
 
 
 @jit_parallel
-def bootstrap_cells(cells, n_strata, scheme, seed, first_replicate, out, n_workers):
+def bootstrap_cells(cells, n_strata, draw, out, n_workers):
     """Cell counts of replicates drawn from the cell counts alone: O(cells) each.
 
     ``cells``: int64 counts of an unweighted table whose ``n_strata`` consecutive runs
     of equal length are the strata (a confusion matrix in row-major order has one run
     per true class; a joint (truth, A, B) table too).  MULTINOMIAL draws n rows over all
     cells, STRATIFIED draws each stratum's total over its own cells (class counts
-    fixed), POISSON draws every cell as Poisson(count) (a sum of Poisson(1) row counts).
-    ``out`` is (replicates, cells) int64.
+    fixed), POISSON draws every cell as Poisson(count) (a sum of Poisson(1) row counts)
+    from the stream keyed by the cell's index, so a cell's count depends on the cell
+    alone: tables summed from pieces of the rows give the same replicates.  ``draw``:
+    :class:`Draw`; ``out`` is (replicates, cells) int64.
     """
     n = cells.sum()
     length = cells.shape[0] // n_strata
     count = out.shape[0]
+    scheme = draw.scheme
     for worker in prange(n_workers):
         for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             replicate = out[r]
             if scheme == POISSON:
                 for c in range(cells.shape[0]):
-                    value, state = poisson(float(cells[c]), state)
+                    value, _ = poisson(float(cells[c]), keyed_stream(state, c))
                     replicate[c] = value
             elif scheme == STRATIFIED:
                 for i in range(n_strata):
@@ -148,15 +178,14 @@ def bootstrap_cells(cells, n_strata, scheme, seed, first_replicate, out, n_worke
 
 
 @jit_parallel
-def bootstrap_row_counts(
-    stratum_end, cluster_of_row, n_clusters, scheme, seed, first_replicate, out, n_workers
-):
-    """Row counts of replicates ``first_replicate + r`` into ``out`` (replicates, n): the
-    generic path, for metrics that only take rows and weights."""
+def bootstrap_row_counts(strata, draw, out, n_workers):
+    """Row counts of replicates ``draw.first_replicate + r`` into ``out`` (replicates, n):
+    the generic path, for metrics that only take rows and weights.  ``strata``:
+    :class:`Strata`; ``draw``: :class:`Draw` (a Poisson count is keyed by the row's
+    position)."""
     count = out.shape[0]
     for worker in prange(n_workers):
-        cluster_counts = np.empty(n_clusters, dtype=np.int64)
+        cluster_counts = np.empty(strata.n_clusters, dtype=np.int64)
         for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
-            row_counts(stratum_end, cluster_of_row, n_clusters, scheme, state, out[r],
-                       cluster_counts)  # fmt: skip
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+            row_counts(strata, draw.scheme, state, out[r], cluster_counts)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import resample, streaming
+from assay._kernels import jackknife, resample, streaming
 from assay._results import BootstrapResult, ConfidenceInterval
 from assay._validation import (
     as_sample_weight,
@@ -91,53 +91,27 @@ def _ranking_distribution(
     workers = n_workers()
 
     def run(first: int, out: np.ndarray) -> None:
-        streaming.bootstrap_ranking(
-            plan.is_positive,
-            plan.continues,
-            plan.value,
-            plan.cells,
-            plan.weighted,
-            plan.cluster_of_atom,
-            plan.n_clusters,
-            options,
-            not plan.weighted,
-            scheme,
-            np.uint64(seed),
-            first,
-            out,
-            workers,
-        )
+        draw = resample.Draw(scheme, np.uint64(seed), first)
+        streaming.bootstrap_ranking(plan.atoms, plan.clusters, options, draw, out, workers)
 
     size = chunk_size(n_resamples, plan.n_atoms, workers)
     return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
 
 
 def _ranking_jackknife(plan: StreamPlan, options: Any, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    if is_full_roc_auc(options) and plan.n_clusters == 0:
-        return streaming.auc_jackknife(
-            plan.is_positive, plan.continues, plan.value, plan.cells, plan.weighted
-        )
-    if plan.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
-        n_groups = min(_JACKKNIFE_GROUPS, plan.n_clusters)
-        group_of_atom = plan.cluster_of_atom % n_groups
+    atoms, clusters = plan
+    if is_full_roc_auc(options) and clusters.n_clusters == 0:
+        return jackknife.auc_jackknife(atoms)
+    if clusters.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
+        n_groups = min(_JACKKNIFE_GROUPS, clusters.n_clusters)
+        group_of_atom = clusters.cluster_of_atom % n_groups
     else:
-        n_rows = int(plan.value.sum()) if plan.cells else plan.n_atoms
+        n_rows = int(atoms.value.sum()) if atoms.cells else plan.n_atoms
         n_groups = min(_JACKKNIFE_GROUPS, n_rows)
         group_of_atom = np.random.default_rng(seed).permutation(plan.n_atoms) % n_groups
+    groups = streaming.Clusters(np.ascontiguousarray(group_of_atom, dtype=np.int64), n_groups)
     values = np.empty(n_groups, dtype=np.float64)
-    streaming.grouped_jackknife(
-        plan.is_positive,
-        plan.continues,
-        plan.value,
-        plan.cells,
-        plan.weighted,
-        np.ascontiguousarray(group_of_atom, dtype=np.int64),
-        n_groups,
-        options,
-        not plan.weighted,
-        values,
-        n_workers(),
-    )
+    jackknife.grouped_jackknife(atoms, groups, options, values, n_workers())
     return values, np.ones(n_groups)
 
 
@@ -156,7 +130,8 @@ def _cells_distribution(
 
     def run(first: int, out: np.ndarray) -> None:
         counts = np.empty((out.shape[0], k * k), dtype=np.int64)
-        resample.bootstrap_cells(cells, k, scheme, np.uint64(seed), first, counts, workers)
+        draw = resample.Draw(scheme, np.uint64(seed), first)
+        resample.bootstrap_cells(cells, k, draw, counts, workers)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # undefined replicates are NaN and counted
             out[:] = from_confusion(counts.reshape(-1, k, k).astype(np.float64), **options)
@@ -234,16 +209,8 @@ def _rows_distribution(
 
     def run(first: int, out: np.ndarray) -> None:
         counts = np.empty((out.shape[0], n), dtype=np.int64)
-        resample.bootstrap_row_counts(
-            plan.stratum_end,
-            plan.clusters,
-            plan.n_clusters,
-            scheme,
-            np.uint64(seed),
-            first,
-            counts,
-            workers,
-        )
+        draw = resample.Draw(scheme, np.uint64(seed), first)
+        resample.bootstrap_row_counts(plan.strata, draw, counts, workers)
         for i in range(out.shape[0]):
             replicate = counts[i]
             if plan.order is not None:
@@ -358,7 +325,10 @@ def bootstrap(
     resampling : {"multinomial", "poisson"}, default="multinomial"
         The classical bootstrap (n rows drawn with replacement), or the Poisson
         bootstrap (every row counted Poisson(1) times independently; the replicate
-        size varies), which streams over data of unknown size.
+        size varies), which streams over data of unknown size.  Its counts are keyed by
+        what they count (an unweighted row by its score and class, a confusion cell by
+        its labels, a weighted row by its position), so unweighted replicates do not
+        depend on the order of the rows, nor any on a split of the rows into pieces.
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights: a replicate's weight of a row is its count times its weight.
     rng : None, int or numpy.random.Generator, default=None
@@ -476,6 +446,7 @@ def bootstrap(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
             clusters=clusters,
+            keyed=scheme == resample.POISSON,
         )
         distribution = _ranking_distribution(
             streamed, options, scheme, seed, n_resamples, progress

@@ -20,396 +20,47 @@ Fast paths, from the metric's declaration: ranking metrics of binary scores (bot
 sorted once; a permutation replicate walks the two models' sorted midranks together),
 confusion-matrix metrics of unweighted labels (the joint (truth, A, B) cells: a bootstrap
 replicate is a multinomial draw of the cells, a permutation replicate a binomial split of
-every discordant cell with its mirror), and a generic path for everything else.
+every discordant cell with its mirror), and a generic path for everything else
+(:mod:`assay.resampling._paired_replicates`).
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from assay._kernels import paired, resample, streaming
 from assay._results import ComparisonResult, ConfidenceInterval
 from assay._validation import (
-    as_sample_weight,
     check_alternative,
     check_confidence_level,
     check_n_resamples,
     check_option,
 )
 from assay.exceptions import UndefinedMetricWarning
-from assay.metrics._registry import MetricDeclaration
 from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
 from assay.resampling._intervals import bootstrap_summary, drop_undefined
-from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
 from assay.resampling._paired_permutation import (
     differing_rows,
     exact_permutation_differences,
     permutation_values,
 )
+from assay.resampling._paired_replicates import paired_distribution
 from assay.resampling._plans import (
-    JointCells,
-    PairedRowsPlan,
-    PairedStreamPlan,
     call_metric,
     check_predicted_labels,
-    cluster_codes,
-    joint_cells,
-    paired_rows_plan,
-    paired_stream_plan,
     replicate_options,
-    rows_plan,
     scalar,
 )
 from assay.resampling._pvalues import permutation_pvalue
 from assay.resampling._resampling import (
-    accepts_sample_weight,
     check_weights_supported,
-    chunk_size,
-    n_workers,
     resolve_metric_call,
     resolve_seed,
-    run_in_chunks,
 )
 
 __all__ = ["compare"]
-
-_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
-
-
-def _run_pairs(
-    run: Callable[[int, np.ndarray, np.ndarray], None],
-    n_resamples: int,
-    size: int,
-    progress: bool,
-    description: str,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Replicates of both models, chunk by chunk (see :func:`run_in_chunks`)."""
-    out_b = np.empty(n_resamples, dtype=np.float64)
-
-    def both(first: int, out_a: np.ndarray) -> None:
-        run(first, out_a, out_b[first : first + out_a.shape[0]])
-
-    out_a = run_in_chunks(both, n_resamples, size, progress=progress, description=description)
-    return out_a, out_b
-
-
-def _permuted_pairs(
-    plan: PairedRowsPlan,
-    options: Any,
-    seed: int,
-    n_resamples: int,
-    progress: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Paired permutation of ranking metrics: both models' mid-distribution codes
-    (``plan.scores_a``, ``plan.scores_b``) sorted together once (2n entries, tie groups
-    of equal codes); a replicate gives each entry to A' or B' by its row's swap bit."""
-    workers = n_workers()
-    n = plan.positive_of_row.shape[0]
-    scores = np.concatenate([plan.scores_a, plan.scores_b])
-    order = np.argsort(-scores, kind="stable")
-    ordered = scores[order]
-    entry_group = np.ascontiguousarray(
-        np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])]), dtype=np.int64
-    )
-    entry_row = np.ascontiguousarray(order % n)
-    entry_is_b = np.ascontiguousarray(order >= n)
-    n_groups = int(entry_group[-1]) + 1 if entry_group.size else 0
-
-    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        paired.compare_ranking_permutation(
-            entry_group,
-            entry_row,
-            entry_is_b,
-            plan.positive_of_row,
-            plan.unit_of_row,
-            plan.weighted,
-            n_groups,
-            options,
-            not plan.weighted,
-            np.uint64(seed),
-            first,
-            out_a,
-            out_b,
-            workers,
-        )
-
-    size = chunk_size(n_resamples, 2 * n, workers)
-    return _run_pairs(run, n_resamples, size, progress, "permutation")
-
-
-def _streamed_pairs(
-    plan: PairedStreamPlan,
-    options: Any,
-    scheme: int,
-    seed: int,
-    n_resamples: int,
-    progress: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
-    folding the same row counts in its own order."""
-    workers = n_workers()
-
-    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        streaming.paired_bootstrap_ranking(
-            plan.a_is_positive,
-            plan.a_continues,
-            plan.a_value,
-            plan.b_is_positive,
-            plan.b_continues,
-            plan.b_value,
-            plan.a_position_of_b,
-            plan.weighted,
-            plan.cluster_of_atom,
-            plan.n_clusters,
-            options,
-            not plan.weighted,
-            scheme,
-            np.uint64(seed),
-            first,
-            out_a,
-            out_b,
-            workers,
-        )
-
-    size = chunk_size(n_resamples, 3 * plan.n_atoms, workers)
-    return _run_pairs(run, n_resamples, size, progress, "bootstrap")
-
-
-def _cells_pairs(
-    cells: JointCells,
-    from_confusion: Callable[..., Any],
-    permutation: bool,
-    scheme: int,
-    seed: int,
-    n_resamples: int,
-    progress: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    workers = n_workers()
-    k = cells.n_labels
-    active = cells.active
-    t, x, y = active // (k * k), (active // k) % k, active % k
-    partner = np.searchsorted(active, (t * k + y) * k + x)  # mirrors are active too
-    active_cells = np.ascontiguousarray(cells.cells[active])
-    side_a = int(np.sqrt(cells.unit_a.shape[1]))
-    side_b = int(np.sqrt(cells.unit_b.shape[1]))
-
-    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        if permutation:
-            counts = np.empty((out_a.shape[0], active.shape[0]), dtype=np.int64)
-            paired.permute_joint_cells(
-                active_cells,
-                np.ascontiguousarray(partner),
-                np.uint64(seed),
-                first,
-                counts,
-                workers,
-            )
-        else:
-            dense = np.empty((out_a.shape[0], k**3), dtype=np.int64)
-            resample.bootstrap_cells(
-                cells.cells, k, scheme, np.uint64(seed), first, dense, workers
-            )
-            counts = dense[:, active]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # undefined replicates are NaN and counted
-            matrices_a = (counts @ cells.unit_a).reshape(-1, side_a, side_a)
-            matrices_b = (counts @ cells.unit_b).reshape(-1, side_b, side_b)
-            out_a[:] = from_confusion(matrices_a, **cells.options_a)
-            out_b[:] = from_confusion(matrices_b, **cells.options_b)
-
-    size = min(n_resamples, 4096)
-    return _run_pairs(
-        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
-    )
-
-
-def _rows_pairs(
-    function: Callable[..., Any],
-    y_true: Any,
-    pred_a: Any,
-    pred_b: Any,
-    weights: np.ndarray | None,
-    options: dict[str, Any],
-    stratify: bool,
-    clusters: np.ndarray | None,
-    permutation: bool,
-    scheme: int,
-    seed: int,
-    n_resamples: int,
-    progress: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    truth = np.asarray(y_true)
-    first_model = np.asarray(pred_a)
-    second_model = np.asarray(pred_b)
-    n = truth.shape[0]
-    plan = rows_plan(y_true, n, stratify, clusters)
-    weighted_call = accepts_sample_weight(function)
-    workers = n_workers()
-    rows = np.arange(n)
-
-    def evaluate(prediction_a: np.ndarray, prediction_b: np.ndarray, counts: Any) -> tuple:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if counts is None:
-                return (
-                    call_metric(function, truth, prediction_a, weights, options),
-                    call_metric(function, truth, prediction_b, weights, options),
-                )
-            if weighted_call:
-                sample_weight = counts if weights is None else counts * weights
-                return (
-                    function(truth, prediction_a, sample_weight=sample_weight, **options),
-                    function(truth, prediction_b, sample_weight=sample_weight, **options),
-                )
-            taken = np.repeat(rows, counts)
-            return (
-                function(truth[taken], prediction_a[taken], **options),
-                function(truth[taken], prediction_b[taken], **options),
-            )
-
-    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        if permutation:
-            masks = np.empty((out_a.shape[0], n), dtype=np.bool_)
-            paired.swap_masks(np.uint64(seed), first, masks, workers)
-        else:
-            counts = np.empty((out_a.shape[0], n), dtype=np.int64)
-            resample.bootstrap_row_counts(
-                plan.stratum_end,
-                plan.clusters,
-                plan.n_clusters,
-                scheme,
-                np.uint64(seed),
-                first,
-                counts,
-                workers,
-            )
-        for i in range(out_a.shape[0]):
-            try:
-                if permutation:
-                    swap = masks[i]
-                    shape = (-1,) + (1,) * (first_model.ndim - 1)
-                    swapped = swap.reshape(shape)
-                    value_a, value_b = evaluate(
-                        np.where(swapped, second_model, first_model),
-                        np.where(swapped, first_model, second_model),
-                        None,
-                    )
-                else:
-                    replicate = counts[i]
-                    if plan.order is not None:
-                        in_row_order = np.empty(n, dtype=np.int64)
-                        in_row_order[plan.order] = replicate
-                        replicate = in_row_order
-                    value_a, value_b = evaluate(first_model, second_model, replicate)
-            except Exception as error:
-                raise RuntimeError(
-                    f"`metric` raised {type(error).__name__} on replicate {first + i}: {error}"
-                ) from error
-            out_a[i] = scalar(value_a, "metric")
-            out_b[i] = scalar(value_b, "metric")
-
-    size = max(workers, min(n_resamples, (1 << 24) // max(n, 1)))
-    return _run_pairs(
-        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
-    )
-
-
-def _paired_distribution(
-    declaration: MetricDeclaration | None,
-    function: Callable[..., Any],
-    y_true: Any,
-    pred_a: Any,
-    pred_b: Any,
-    *,
-    permutation: bool,
-    stratify: bool,
-    groups: Any,
-    resampling: str,
-    sample_weight: Any,
-    seed: int,
-    n_resamples: int,
-    progress: bool,
-    metric_kwargs: dict[str, Any],
-    bca: bool = False,
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
-    """Both models' replicates, and with ``bca`` the jackknife of their difference."""
-    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
-    n = len(y_true)
-    clusters = cluster_codes(groups, n)
-    scores_a = np.asarray(pred_a)
-    if (
-        declaration is not None
-        and declaration.computed_from == "ranking"
-        and scores_a.ndim == 1
-        and not (permutation and clusters is not None)
-    ):
-        assert declaration.scan_options is not None
-        options = declaration.scan_options(**metric_kwargs)
-        if not permutation:
-            streamed = paired_stream_plan(
-                y_true,
-                pred_a,
-                pred_b,
-                pos_label=metric_kwargs.get("pos_label"),
-                sample_weight=sample_weight,
-                clusters=clusters,
-            )
-            pairs = _streamed_pairs(streamed, options, scheme, seed, n_resamples, progress)
-            return (*pairs, ranking_jackknife(streamed, options, seed) if bca else None)
-        rows = paired_rows_plan(
-            y_true,
-            pred_a,
-            pred_b,
-            pos_label=metric_kwargs.get("pos_label"),
-            sample_weight=sample_weight,
-        )
-        return (*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
-    options = replicate_options(declaration, function, metric_kwargs)
-    if (
-        declaration is not None
-        and declaration.computed_from == "confusion"
-        and sample_weight is None
-        and clusters is None
-    ):
-        assert declaration.from_confusion is not None
-        cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
-        pairs = _cells_pairs(
-            cells,
-            declaration.from_confusion.from_confusion,
-            permutation,
-            scheme,
-            seed,
-            n_resamples,
-            progress,
-        )
-        if not bca:
-            return (*pairs, None)
-        return (*pairs, cells_jackknife(cells, declaration.from_confusion.from_confusion))
-    weights = as_sample_weight(sample_weight, n)
-    pairs = _rows_pairs(
-        function,
-        y_true,
-        pred_a,
-        pred_b,
-        weights,
-        options,
-        stratify,
-        clusters,
-        permutation,
-        scheme,
-        seed,
-        n_resamples,
-        progress,
-    )
-    if not bca:
-        return (*pairs, None)
-    plan = rows_plan(y_true, n, stratify, clusters)
-    jackknife = rows_jackknife(function, y_true, pred_a, pred_b, weights, options, plan, seed)
-    return (*pairs, jackknife)
 
 
 def compare(
@@ -468,7 +119,8 @@ def compare(
     groups : array-like of shape (n_samples,), default=None
         Bootstrap only: resample whole clusters of rows.
     resampling : {"multinomial", "poisson"}, default="multinomial"
-        Bootstrap only: classical or Poisson bootstrap.
+        Bootstrap only: classical or Poisson bootstrap (unweighted rows keyed by both
+        scores and the class: the replicates do not depend on the order of the rows).
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights.
     rng : None, int or numpy.random.Generator, default=None
@@ -664,7 +316,7 @@ def compare(
         differences = differences[~np.isnan(differences)]
         n_resamples = differences.shape[0] + n_undefined
     else:
-        values_a, values_b, jackknife = _paired_distribution(
+        values_a, values_b, jackknife = paired_distribution(
             declaration,
             function,
             y_true,

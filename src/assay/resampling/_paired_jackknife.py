@@ -5,7 +5,7 @@ is the difference of the two leave-one-out values of the same row (or group of r
 The paths mirror those of ``assay.bootstrap``'s jackknife:
 
 ranking (ROC AUC)
-    Closed form from each model's placements (:func:`assay._kernels.streaming.auc_jackknife`
+    Closed form from each model's placements (:func:`assay._kernels.jackknife.auc_jackknife`
     in its own sorted order), matched row by row.
 ranking (other metrics, or clusters)
     Delete-a-group jackknife of both models over the same 100 random groups of rows
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import streaming
+from assay._kernels import jackknife, streaming
 from assay.metrics._ranking import is_full_roc_auc
 from assay.resampling._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
 from assay.resampling._plans import JointCells, PairedStreamPlan, RowsPlan
@@ -40,34 +40,26 @@ def ranking_jackknife(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(values, counts)`` of the difference, in model A's row order (or per group)."""
     n = plan.n_atoms
-    if is_full_roc_auc(options) and plan.n_clusters == 0:
-        values_a, _ = streaming.auc_jackknife(
-            plan.a_is_positive, plan.a_continues, plan.a_value, False, plan.weighted
-        )
-        values_b, _ = streaming.auc_jackknife(
-            plan.b_is_positive, plan.b_continues, plan.b_value, False, plan.weighted
-        )
+    clusters = plan.clusters
+    if is_full_roc_auc(options) and clusters.n_clusters == 0:
+        values_a, _ = jackknife.auc_jackknife(plan.a)
+        values_b, _ = jackknife.auc_jackknife(plan.b)
         values_b_by_a = np.empty(n, dtype=np.float64)
         values_b_by_a[plan.a_position_of_b] = values_b
         return values_a - values_b_by_a, np.ones(n)
-    if plan.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
-        n_groups = min(_JACKKNIFE_GROUPS, plan.n_clusters)
-        group_of_a = plan.cluster_of_atom % n_groups
+    if clusters.n_clusters > 0:  # leave whole clusters out (a group per cluster, up to 100)
+        n_groups = min(_JACKKNIFE_GROUPS, clusters.n_clusters)
+        group_of_a = clusters.cluster_of_atom % n_groups
     else:
         n_groups = min(_JACKKNIFE_GROUPS, n)
         group_of_a = np.random.default_rng(seed).permutation(n) % n_groups
     group_of_a = np.ascontiguousarray(group_of_a, dtype=np.int64)
     group_of_b = np.ascontiguousarray(group_of_a[plan.a_position_of_b])
     values = []
-    for is_positive, continues, value, group in (
-        (plan.a_is_positive, plan.a_continues, plan.a_value, group_of_a),
-        (plan.b_is_positive, plan.b_continues, plan.b_value, group_of_b),
-    ):
+    for atoms, group in ((plan.a, group_of_a), (plan.b, group_of_b)):
         out = np.empty(n_groups, dtype=np.float64)
-        streaming.grouped_jackknife(
-            is_positive, continues, value, False, plan.weighted, group, n_groups, options,
-            not plan.weighted, out, n_workers(),
-        )  # fmt: skip
+        groups = streaming.Clusters(group, n_groups)
+        jackknife.grouped_jackknife(atoms, groups, options, out, n_workers())
         values.append(out)
     return values[0] - values[1], np.ones(n_groups)
 

@@ -68,19 +68,12 @@ def _ranking_null(
     unit_sorted = np.empty(0) if weights is None else np.ascontiguousarray(weights[order])
     workers = n_workers()
 
+    rows = paired.SortedRows(
+        group_end.astype(np.int64), positive_sorted, unit_sorted, weights is not None
+    )
+
     def run(first: int, out: np.ndarray) -> None:
-        paired.permute_ranking_labels(
-            group_end.astype(np.int64),
-            positive_sorted,
-            unit_sorted,
-            weights is not None,
-            scan_options,
-            weights is None,
-            np.uint64(seed),
-            first,
-            out,
-            workers,
-        )
+        paired.permute_ranking_labels(rows, scan_options, np.uint64(seed), first, out, workers)
 
     size = chunk_size(n_resamples, 2 * order.shape[0], workers)
     return run_in_chunks(run, n_resamples, size, progress=progress, description="permutation")

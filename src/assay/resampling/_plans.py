@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay._kernels import streaming
+from assay._kernels import paired, resample, streaming
 from assay._kernels._cache import user_stacklevel
 from assay._kernels.sorting import descending_order
 from assay._scaling import scale_free_weights
@@ -39,22 +39,31 @@ __all__: list[str] = []
 
 _EMPTY_INT = np.empty(0, dtype=np.int64)
 _EMPTY_FLOAT = np.empty(0, dtype=np.float64)
+_EMPTY_BOOL = np.empty(0, dtype=bool)
+_EMPTY_KEY = np.empty(0, dtype=np.uint64)
 
 
 class StreamPlan(NamedTuple):
     """Sorted atoms in one merged order, for the streaming bootstrap of ranking metrics."""
 
-    is_positive: np.ndarray
-    continues: np.ndarray
-    value: np.ndarray
-    cells: bool
-    weighted: bool
-    cluster_of_atom: np.ndarray
-    n_clusters: int
+    atoms: streaming.RowAtoms
+    clusters: streaming.Clusters
 
     @property
     def n_atoms(self) -> int:
-        return int(self.is_positive.shape[0])
+        return int(self.atoms.is_positive.shape[0])
+
+
+def _repeats(
+    is_positive: np.ndarray, continues: np.ndarray, alike: np.ndarray | None
+) -> np.ndarray:
+    """Which atoms repeat the cell of the atom before them (same score, same class, and
+    ``alike`` when given); empty when none does."""
+    repeats = np.zeros(is_positive.shape[0], dtype=bool)
+    repeats[1:] = continues[:-1] & (is_positive[1:] == is_positive[:-1])
+    if alike is not None:
+        repeats[1:] &= alike
+    return repeats if repeats.any() else _EMPTY_BOOL
 
 
 def stream_plan(
@@ -64,44 +73,56 @@ def stream_plan(
     pos_label: Any,
     sample_weight: Any,
     clusters: np.ndarray | None,
+    keyed: bool = False,
 ) -> StreamPlan:
     """Validate a binary ranking problem and lay its sorted atoms out in one order.
 
     Unweighted tied scores become (tie group, class) cells whose value is their number of
     rows; other rows keep their weight as value; clustered rows carry their cluster.
+    ``keyed`` (the Poisson bootstrap) adds every atom's key: the hash of its score and
+    class for unweighted rows (rows of one cell after the first are marked ``repeats``),
+    the row's position in the input for weighted rows (sorted then by score alone).
     """
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
-    if clusters is None:
+    if clusters is None and not (keyed and weights is not None):
         data = sort_scores(positive, scores, weights, group_ties=weights is None)
-        is_positive, continues, value = streaming.merge_atoms(
+        is_positive, continues, value, key = streaming.merge_atoms(
             data.positive_scores,
             data.negative_scores,
             data.positive_weights,
             data.negative_weights,
             data.use_weights,
+            keyed,
         )
-        return StreamPlan(
-            is_positive, continues, value, data.grouped, weights is not None, _EMPTY_INT, 0
+        in_cells = data.grouped or not keyed
+        repeats = _EMPTY_BOOL if in_cells else _repeats(is_positive, continues, None)
+        atoms = streaming.RowAtoms(
+            is_positive, continues, value, data.grouped, weights is not None, key, repeats
         )
+        return StreamPlan(atoms, streaming.Clusters(_EMPTY_INT, 0))
     order = descending_order(scores)
     if weights is not None:
         order = order[weights[order] > 0]
     ordered = scores[order]
     continues = np.append(ordered[1:] == ordered[:-1], False) if order.size else order > 0
     value = _EMPTY_FLOAT if weights is None else np.ascontiguousarray(weights[order])
-    cluster_of_atom = np.ascontiguousarray(clusters[order])
-    return StreamPlan(
+    key = order.astype(np.uint64) if keyed else _EMPTY_KEY
+    atoms = streaming.RowAtoms(
         np.ascontiguousarray(positive[order]),
         np.ascontiguousarray(continues),
         value,
         False,
         weights is not None,
-        cluster_of_atom,
-        int(clusters.max()) + 1,
+        key,
+        _EMPTY_BOOL,
     )
+    if clusters is None:
+        return StreamPlan(atoms, streaming.Clusters(_EMPTY_INT, 0))
+    cluster_of_atom = np.ascontiguousarray(clusters[order])
+    return StreamPlan(atoms, streaming.Clusters(cluster_of_atom, int(clusters.max()) + 1))
 
 
 def cluster_codes(groups: Any, n: int) -> np.ndarray | None:
@@ -239,6 +260,10 @@ class RowsPlan(NamedTuple):
     n_clusters: int
     n: int
 
+    @property
+    def strata(self) -> resample.Strata:
+        return resample.Strata(self.stratum_end, self.clusters, self.n_clusters)
+
 
 def rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) -> RowsPlan:
     if clusters is not None:
@@ -252,14 +277,17 @@ def rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) 
 
 
 class PairedRowsPlan(NamedTuple):
-    """Two models' binary scores on the same rows, in the caller's row order (a paired
-    permutation draws one swap bit per row, like the generic path)."""
+    """Two models' binary scores on the same rows for a paired permutation: both models'
+    values sorted together once (2n entries, tie groups of equal values), and the rows
+    in the caller's order (a replicate draws one swap bit per row, like the generic
+    path)."""
 
-    scores_a: np.ndarray
-    scores_b: np.ndarray
-    positive_of_row: np.ndarray
-    unit_of_row: np.ndarray
-    weighted: bool
+    entries: paired.SwapEntries
+    rows: paired.LabelledRows
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.rows.positive_of_row.shape[0])
 
 
 def paired_rows_plan(
@@ -271,33 +299,40 @@ def paired_rows_plan(
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
-    return PairedRowsPlan(
-        scores_a,
-        scores_b,
+    scores = np.concatenate([scores_a, scores_b])
+    order = np.argsort(-scores, kind="stable")
+    ordered = scores[order]
+    entry_group = np.ascontiguousarray(
+        np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])]), dtype=np.int64
+    )
+    n_groups = int(entry_group[-1]) + 1 if entry_group.size else 0
+    entries = paired.SwapEntries(
+        entry_group,
+        np.ascontiguousarray(order % n),
+        np.ascontiguousarray(order >= n),
+        n_groups,
+    )
+    rows = paired.LabelledRows(
         np.ascontiguousarray(positive),
         _EMPTY_FLOAT if weights is None else weights,
         weights is not None,
     )
+    return PairedRowsPlan(entries, rows)
 
 
 class PairedStreamPlan(NamedTuple):
-    """Two models' scores on the same rows, each in its own merged order, for the paired
-    streaming bootstrap: B's atoms know their position in A's order."""
+    """Two models' scores on the same rows, each in its own merged order (one row per
+    atom), for the paired streaming bootstrap: B's atoms know their position in A's
+    order."""
 
-    a_is_positive: np.ndarray
-    a_continues: np.ndarray
-    a_value: np.ndarray
-    b_is_positive: np.ndarray
-    b_continues: np.ndarray
-    b_value: np.ndarray
+    a: streaming.RowAtoms
+    b: streaming.RowAtoms
     a_position_of_b: np.ndarray
-    weighted: bool
-    cluster_of_atom: np.ndarray
-    n_clusters: int
+    clusters: streaming.Clusters
 
     @property
     def n_atoms(self) -> int:
-        return int(self.a_is_positive.shape[0])
+        return int(self.a.is_positive.shape[0])
 
 
 def _merged_rows(
@@ -305,11 +340,35 @@ def _merged_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``rows`` in decreasing score order, with class flags, tie flags and weights."""
     ordered_rows = rows[descending_order(np.ascontiguousarray(scores[rows]))]
+    return (ordered_rows, *_row_flags(scores, positive, weights, ordered_rows))
+
+
+def _row_flags(
+    scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None, ordered_rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class flags, tie flags and weights of rows in decreasing score order."""
     ordered = scores[ordered_rows]
     continues = np.zeros(ordered.shape[0], dtype=bool)
     continues[:-1] = ordered[1:] == ordered[:-1]
     value = _EMPTY_FLOAT if weights is None else np.ascontiguousarray(weights[ordered_rows])
-    return ordered_rows, np.ascontiguousarray(positive[ordered_rows]), continues, value
+    return np.ascontiguousarray(positive[ordered_rows]), continues, value
+
+
+def _keyed_rows_of_a(
+    scores_a: np.ndarray, scores_b: np.ndarray, positive: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Unweighted rows in A's order with alike rows (both scores and the class equal)
+    side by side, and each row's key and repeat flag for the Poisson bootstrap."""
+    ordered_rows = rows[descending_order(np.ascontiguousarray(scores_a[rows]))]
+    ordered = scores_a[ordered_rows]
+    group = np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])]) if rows.size else rows
+    within = np.lexsort((scores_b[ordered_rows], ~positive[ordered_rows], group))
+    ordered_rows = ordered_rows[within]
+    is_positive, continues, value = _row_flags(scores_a, positive, None, ordered_rows)
+    b_of_row = np.ascontiguousarray(scores_b[ordered_rows])
+    key = streaming.row_keys(np.ascontiguousarray(scores_a[ordered_rows]), b_of_row, is_positive)
+    repeats = _repeats(is_positive, continues, b_of_row[1:] == b_of_row[:-1])
+    return ordered_rows, is_positive, continues, value, key, repeats
 
 
 def paired_stream_plan(
@@ -320,15 +379,31 @@ def paired_stream_plan(
     pos_label: Any,
     sample_weight: Any,
     clusters: np.ndarray | None,
+    keyed: bool = False,
 ) -> PairedStreamPlan:
-    """Validate two models' binary scores and sort each once (rows of positive weight)."""
+    """Validate two models' binary scores and sort each once (rows of positive weight).
+
+    ``keyed`` (the Poisson bootstrap) adds every row's key in A's order: the hash of both
+    scores and the class for unweighted rows (alike rows side by side, those after the
+    first marked ``repeats``), the row's position in the input for weighted rows.
+    """
     positive, _ = binary_target(y_true, pos_label)
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
     kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
-    rows_a, a_is_positive, a_continues, a_value = _merged_rows(scores_a, positive, weights, kept)
+    key, repeats = _EMPTY_KEY, _EMPTY_BOOL
+    if keyed and weights is None:
+        rows_a, a_is_positive, a_continues, a_value, key, repeats = _keyed_rows_of_a(
+            scores_a, scores_b, positive, kept
+        )
+    else:
+        rows_a, a_is_positive, a_continues, a_value = _merged_rows(
+            scores_a, positive, weights, kept
+        )
+        if keyed:
+            key = rows_a.astype(np.uint64)
     rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
     position = np.empty(n, dtype=np.int64)
     position[rows_a] = np.arange(rows_a.shape[0])
@@ -337,17 +412,14 @@ def paired_stream_plan(
     if clusters is not None:
         cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
         n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
+    weighted = weights is not None
     return PairedStreamPlan(
-        a_is_positive,
-        a_continues,
-        a_value,
-        b_is_positive,
-        b_continues,
-        b_value,
+        streaming.RowAtoms(a_is_positive, a_continues, a_value, False, weighted, key, repeats),
+        streaming.RowAtoms(
+            b_is_positive, b_continues, b_value, False, weighted, _EMPTY_KEY, _EMPTY_BOOL
+        ),
         np.ascontiguousarray(position[rows_b]),
-        weights is not None,
-        cluster_of_atom,
-        n_clusters,
+        streaming.Clusters(cluster_of_atom, n_clusters),
     )
 
 

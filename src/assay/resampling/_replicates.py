@@ -3,22 +3,28 @@
 Shared by the interval and p-value modules: a distribution of replicate values is a
 non-empty 1-D float64 array, NaN where the metric was undefined in a replicate; infinite
 values are refused.  ``TIE_TOLERANCE`` decides when a value equals an estimate or an
-observed statistic.
+observed statistic, ``QUANTILE_METHOD`` how an interval's bounds are read off the
+replicates.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
+from assay._results import ConfidenceInterval
+
 __all__ = [
+    "QUANTILE_METHOD",
     "TIE_TOLERANCE",
     "as_1d_float",
     "as_finite_scalar",
     "as_replicates",
     "drop_undefined",
+    "quantile_interval",
     "refuse_infinite",
+    "tail_level",
 ]
 
 # Relative tolerance under which a value counts as equal to the observed value (or the
@@ -26,6 +32,20 @@ __all__ = [
 # metric and its estimate computed by different float sums may differ in the last bits
 # although they are equal in exact arithmetic; continuous statistics are not affected.
 TIE_TOLERANCE = 100.0 * float(np.finfo(np.float64).eps)
+
+# Hyndman & Fan (1996) type 7: the quantile scipy.stats.bootstrap takes of its replicates.
+QUANTILE_METHOD: Final = "linear"
+
+
+def quantile_interval(values: np.ndarray, levels: Any) -> ConfidenceInterval:
+    """The interval between the quantiles of ``values`` at the two ``levels``."""
+    low, high = np.quantile(values, levels, method=QUANTILE_METHOD)
+    return ConfidenceInterval(float(low), float(high))
+
+
+def tail_level(confidence_level: float) -> float:
+    """The probability in each tail of an equal-tailed interval."""
+    return (1.0 - confidence_level) / 2.0
 
 
 def as_1d_float(values: Any, name: str) -> np.ndarray:

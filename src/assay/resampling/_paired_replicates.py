@@ -1,0 +1,343 @@
+"""Both models' replicates for ``assay.compare``, one engine per path.
+
+A paired replicate evaluates both models on the same resample of the rows (bootstrap) or
+on the same swap of their values (permutation):
+
+ranking metrics of binary scores
+    bootstrap: both models sorted once, a replicate streamed over model A's order and
+    folded in B's (:func:`assay._kernels.streaming.paired_bootstrap_ranking`);
+    permutation: both models' mid-distribution values sorted together once, a replicate
+    walking them with each row's swap bit
+    (:func:`assay._kernels.paired.compare_ranking_permutation`);
+confusion-matrix metrics of unweighted labels
+    the joint (truth, A, B) cells: a bootstrap replicate draws the cells, a permutation
+    replicate splits every discordant cell binomially with its mirror;
+anything else
+    row counts (bootstrap) or swap masks (permutation) drawn by a kernel, and the metric
+    called per replicate.
+
+Replicate ``r`` draws from the stream keyed by (seed, r) whatever the path, so results
+do not depend on the number of threads or the chunk size.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from assay._kernels import paired, resample, streaming
+from assay._validation import as_sample_weight
+from assay.metrics._registry import MetricDeclaration
+from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
+from assay.resampling._plans import (
+    JointCells,
+    PairedRowsPlan,
+    PairedStreamPlan,
+    call_metric,
+    cluster_codes,
+    joint_cells,
+    paired_rows_plan,
+    paired_stream_plan,
+    replicate_options,
+    rows_plan,
+    scalar,
+)
+from assay.resampling._resampling import (
+    accepts_sample_weight,
+    chunk_size,
+    n_workers,
+    run_in_chunks,
+)
+
+__all__ = ["paired_distribution"]
+
+_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+
+
+def _run_pairs(
+    run: Callable[[int, np.ndarray, np.ndarray], None],
+    n_resamples: int,
+    size: int,
+    progress: bool,
+    description: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicates of both models, chunk by chunk (see :func:`run_in_chunks`)."""
+    out_b = np.empty(n_resamples, dtype=np.float64)
+
+    def both(first: int, out_a: np.ndarray) -> None:
+        run(first, out_a, out_b[first : first + out_a.shape[0]])
+
+    out_a = run_in_chunks(both, n_resamples, size, progress=progress, description=description)
+    return out_a, out_b
+
+
+def _permuted_pairs(
+    plan: PairedRowsPlan,
+    options: Any,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Paired permutation of ranking metrics: both models' mid-distribution codes sorted
+    together once (2n entries, tie groups of equal codes, :func:`paired_rows_plan`); a
+    replicate gives each entry to A' or B' by its row's swap bit."""
+    workers = n_workers()
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        paired.compare_ranking_permutation(
+            plan.entries, plan.rows, options, np.uint64(seed), first, out_a, out_b, workers
+        )
+
+    size = chunk_size(n_resamples, 2 * plan.n_rows, workers)
+    return _run_pairs(run, n_resamples, size, progress, "permutation")
+
+
+def _streamed_pairs(
+    plan: PairedStreamPlan,
+    options: Any,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
+    folding the same row counts in its own order."""
+    workers = n_workers()
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        draw = resample.Draw(scheme, np.uint64(seed), first)
+        streaming.paired_bootstrap_ranking(
+            plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, draw, out_a, out_b,
+            workers,
+        )  # fmt: skip
+
+    size = chunk_size(n_resamples, 3 * plan.n_atoms, workers)
+    return _run_pairs(run, n_resamples, size, progress, "bootstrap")
+
+
+def _cells_pairs(
+    cells: JointCells,
+    from_confusion: Callable[..., Any],
+    permutation: bool,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    workers = n_workers()
+    k = cells.n_labels
+    active = cells.active
+    t, x, y = active // (k * k), (active // k) % k, active % k
+    partner = np.searchsorted(active, (t * k + y) * k + x)  # mirrors are active too
+    active_cells = np.ascontiguousarray(cells.cells[active])
+    side_a = int(np.sqrt(cells.unit_a.shape[1]))
+    side_b = int(np.sqrt(cells.unit_b.shape[1]))
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        if permutation:
+            counts = np.empty((out_a.shape[0], active.shape[0]), dtype=np.int64)
+            paired.permute_joint_cells(
+                active_cells,
+                np.ascontiguousarray(partner),
+                np.uint64(seed),
+                first,
+                counts,
+                workers,
+            )
+        else:
+            dense = np.empty((out_a.shape[0], k**3), dtype=np.int64)
+            draw = resample.Draw(scheme, np.uint64(seed), first)
+            resample.bootstrap_cells(cells.cells, k, draw, dense, workers)
+            counts = dense[:, active]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined replicates are NaN and counted
+            matrices_a = (counts @ cells.unit_a).reshape(-1, side_a, side_a)
+            matrices_b = (counts @ cells.unit_b).reshape(-1, side_b, side_b)
+            out_a[:] = from_confusion(matrices_a, **cells.options_a)
+            out_b[:] = from_confusion(matrices_b, **cells.options_b)
+
+    size = min(n_resamples, 4096)
+    return _run_pairs(
+        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
+    )
+
+
+def _rows_pairs(
+    function: Callable[..., Any],
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    weights: np.ndarray | None,
+    options: dict[str, Any],
+    stratify: bool,
+    clusters: np.ndarray | None,
+    permutation: bool,
+    scheme: int,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    truth = np.asarray(y_true)
+    first_model = np.asarray(pred_a)
+    second_model = np.asarray(pred_b)
+    n = truth.shape[0]
+    plan = rows_plan(y_true, n, stratify, clusters)
+    weighted_call = accepts_sample_weight(function)
+    workers = n_workers()
+    rows = np.arange(n)
+
+    def evaluate(prediction_a: np.ndarray, prediction_b: np.ndarray, counts: Any) -> tuple:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if counts is None:
+                return (
+                    call_metric(function, truth, prediction_a, weights, options),
+                    call_metric(function, truth, prediction_b, weights, options),
+                )
+            if weighted_call:
+                sample_weight = counts if weights is None else counts * weights
+                return (
+                    function(truth, prediction_a, sample_weight=sample_weight, **options),
+                    function(truth, prediction_b, sample_weight=sample_weight, **options),
+                )
+            taken = np.repeat(rows, counts)
+            return (
+                function(truth[taken], prediction_a[taken], **options),
+                function(truth[taken], prediction_b[taken], **options),
+            )
+
+    def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
+        if permutation:
+            masks = np.empty((out_a.shape[0], n), dtype=np.bool_)
+            paired.swap_masks(np.uint64(seed), first, masks, workers)
+        else:
+            counts = np.empty((out_a.shape[0], n), dtype=np.int64)
+            draw = resample.Draw(scheme, np.uint64(seed), first)
+            resample.bootstrap_row_counts(plan.strata, draw, counts, workers)
+        for i in range(out_a.shape[0]):
+            try:
+                if permutation:
+                    swap = masks[i]
+                    shape = (-1,) + (1,) * (first_model.ndim - 1)
+                    swapped = swap.reshape(shape)
+                    value_a, value_b = evaluate(
+                        np.where(swapped, second_model, first_model),
+                        np.where(swapped, first_model, second_model),
+                        None,
+                    )
+                else:
+                    replicate = counts[i]
+                    if plan.order is not None:
+                        in_row_order = np.empty(n, dtype=np.int64)
+                        in_row_order[plan.order] = replicate
+                        replicate = in_row_order
+                    value_a, value_b = evaluate(first_model, second_model, replicate)
+            except Exception as error:
+                raise RuntimeError(
+                    f"`metric` raised {type(error).__name__} on replicate {first + i}: {error}"
+                ) from error
+            out_a[i] = scalar(value_a, "metric")
+            out_b[i] = scalar(value_b, "metric")
+
+    size = max(workers, min(n_resamples, (1 << 24) // max(n, 1)))
+    return _run_pairs(
+        run, n_resamples, size, progress, "permutation" if permutation else "bootstrap"
+    )
+
+
+def paired_distribution(
+    declaration: MetricDeclaration | None,
+    function: Callable[..., Any],
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    permutation: bool,
+    stratify: bool,
+    groups: Any,
+    resampling: str,
+    sample_weight: Any,
+    seed: int,
+    n_resamples: int,
+    progress: bool,
+    metric_kwargs: dict[str, Any],
+    bca: bool = False,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Both models' replicates, and with ``bca`` the jackknife of their difference."""
+    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    n = len(y_true)
+    clusters = cluster_codes(groups, n)
+    scores_a = np.asarray(pred_a)
+    if (
+        declaration is not None
+        and declaration.computed_from == "ranking"
+        and scores_a.ndim == 1
+        and not (permutation and clusters is not None)
+    ):
+        assert declaration.scan_options is not None
+        options = declaration.scan_options(**metric_kwargs)
+        if not permutation:
+            streamed = paired_stream_plan(
+                y_true,
+                pred_a,
+                pred_b,
+                pos_label=metric_kwargs.get("pos_label"),
+                sample_weight=sample_weight,
+                clusters=clusters,
+                keyed=scheme == resample.POISSON,
+            )
+            pairs = _streamed_pairs(streamed, options, scheme, seed, n_resamples, progress)
+            return (*pairs, ranking_jackknife(streamed, options, seed) if bca else None)
+        rows = paired_rows_plan(
+            y_true,
+            pred_a,
+            pred_b,
+            pos_label=metric_kwargs.get("pos_label"),
+            sample_weight=sample_weight,
+        )
+        return (*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
+    options = replicate_options(declaration, function, metric_kwargs)
+    if (
+        declaration is not None
+        and declaration.computed_from == "confusion"
+        and sample_weight is None
+        and clusters is None
+    ):
+        assert declaration.from_confusion is not None
+        cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
+        pairs = _cells_pairs(
+            cells,
+            declaration.from_confusion.from_confusion,
+            permutation,
+            scheme,
+            seed,
+            n_resamples,
+            progress,
+        )
+        if not bca:
+            return (*pairs, None)
+        return (*pairs, cells_jackknife(cells, declaration.from_confusion.from_confusion))
+    weights = as_sample_weight(sample_weight, n)
+    pairs = _rows_pairs(
+        function,
+        y_true,
+        pred_a,
+        pred_b,
+        weights,
+        options,
+        stratify,
+        clusters,
+        permutation,
+        scheme,
+        seed,
+        n_resamples,
+        progress,
+    )
+    if not bca:
+        return (*pairs, None)
+    plan = rows_plan(y_true, n, stratify, clusters)
+    jackknife = rows_jackknife(function, y_true, pred_a, pred_b, weights, options, plan, seed)
+    return (*pairs, jackknife)
