@@ -37,10 +37,11 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
     underflow for any realistic spread of weights.
 
     One pass: positives fill one buffer from the front, negatives from the back (their
-    order does not matter, they are sorted next); the two parts are views of it.
+    order does not matter, they are sorted next); the two parts are views of it.  The
+    buffer has the scores' dtype (float32 scores stay float32: half the bytes to sort).
     """
     n = scores.shape[0]
-    buffer = np.empty(n, dtype=np.float64)
+    buffer = np.empty(n, dtype=scores.dtype)
     weight_buffer = np.empty(n if use_weights else 0, dtype=np.float64)
     front = 0
     back = n
@@ -81,6 +82,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     the layout of :func:`split_scores` after sorting, with one entry per tie group that
     holds weight of that class; ``ok`` is False (and the arrays empty) as soon as more
     than ``limit`` distinct scores are seen, which costs only the rows read until then.
+    ``scores`` may be float64 or float32 (hashed by the bits of its float64 value); the
+    group arrays are float64.
     """
     size = 16
     while size < 2 * limit:
@@ -92,7 +95,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     positive_sum = np.zeros(limit, dtype=np.float64)
     negative_sum = np.zeros(limit, dtype=np.float64)
     n_groups = 0
-    bits = scores.view(np.uint64)
+    cell = np.empty(1, dtype=np.float64)  # a float64 value's bits, for either dtype
+    cell_bits = cell.view(np.uint64)
     for i in range(scores.shape[0]):
         if use_weights:
             weight = weights[i] * weight_scale
@@ -100,7 +104,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
                 continue
         else:
             weight = 1.0
-        key = bits[i]
+        cell[0] = scores[i]
+        key = cell_bits[0]
         if key == _SIGN:  # -0.0 is 0.0
             key = np.uint64(0)
         # multiplicative hash of both halves; 32 x 32-bit products cannot overflow
