@@ -248,6 +248,12 @@ def main() -> None:
                 "runs": peer,
             },
         }
+        print(  # progress, for long runs
+            f"{function}: cold {_median(cold, 'first_call_seconds')} s, "
+            f"{cache_files} kernel files",
+            file=sys.stderr,
+            flush=True,
+        )
 
     demo = []
     if not arguments.no_demo:
