@@ -66,13 +66,24 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
 
 
 _EMPTY_SLOT = np.uint64(0x7FF8000000000001)  # a NaN bit pattern: never a score
+_SIGN_32 = np.uint64(0x80000000)  # the sign bit of a float32
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _MIX_LOW = np.uint64(0x9E3779B1)
 _MIX_HIGH = np.uint64(0x85EBCA77)
 
 
-@jit
 def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
+    """:func:`group_score_bits` of float64 or float32 ``scores`` (hashed by their bits)."""
+    if scores.dtype == np.float32:
+        bits, sign = scores.view(np.uint32), _SIGN_32
+    else:
+        bits, sign = scores.view(np.uint64), _SIGN
+    return group_score_bits(scores, bits, sign, positive, weights, use_weights, weight_scale,
+                            limit)  # fmt: skip
+
+
+@jit
+def group_score_bits(scores, bits, sign, positive, weights, use_weights, weight_scale, limit):
     """Tie groups of the scores by hashing, when there are at most ``limit`` of them.
 
     One pass over the rows (zero-weight rows skipped) sums the positive and the negative
@@ -82,8 +93,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     the layout of :func:`split_scores` after sorting, with one entry per tie group that
     holds weight of that class; ``ok`` is False (and the arrays empty) as soon as more
     than ``limit`` distinct scores are seen, which costs only the rows read until then.
-    ``scores`` may be float64 or float32 (hashed by the bits of its float64 value); the
-    group arrays are float64.
+    ``bits`` are the raw bits of ``scores`` (uint64 for float64, uint32 for float32) and
+    ``sign`` their sign bit (``-0.0`` is hashed as ``0.0``); the group arrays are float64.
     """
     size = 16
     while size < 2 * limit:
@@ -91,12 +102,10 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     mask = np.uint64(size - 1)
     slots = np.full(size, _EMPTY_SLOT, dtype=np.uint64)
     slot_group = np.empty(size, dtype=np.int64)
-    group_bits = np.empty(limit, dtype=np.uint64)
+    group_row = np.empty(limit, dtype=np.int64)  # a row of each group
     positive_sum = np.zeros(limit, dtype=np.float64)
     negative_sum = np.zeros(limit, dtype=np.float64)
     n_groups = 0
-    cell = np.empty(1, dtype=np.float64)  # a float64 value's bits, for either dtype
-    cell_bits = cell.view(np.uint64)
     for i in range(scores.shape[0]):
         if use_weights:
             weight = weights[i] * weight_scale
@@ -104,9 +113,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
                 continue
         else:
             weight = 1.0
-        cell[0] = scores[i]
-        key = cell_bits[0]
-        if key == _SIGN:  # -0.0 is 0.0
+        key = np.uint64(bits[i])
+        if key == sign:  # -0.0 is 0.0
             key = np.uint64(0)
         # multiplicative hash of both halves; 32 x 32-bit products cannot overflow
         mixed = ((key & _LOW_HALF) * _MIX_LOW) ^ ((key >> np.uint64(32)) * _MIX_HIGH)
@@ -119,14 +127,16 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
                 return False, none, none, none, none
             slots[slot] = key
             slot_group[slot] = n_groups
-            group_bits[n_groups] = key
+            group_row[n_groups] = i
             n_groups += 1
         group = slot_group[slot]
         if positive[i]:
             positive_sum[group] += weight
         else:
             negative_sum[group] += weight
-    values = group_bits[:n_groups].copy().view(np.float64)
+    values = np.empty(n_groups, dtype=np.float64)
+    for g in range(n_groups):
+        values[g] = np.float64(scores[group_row[g]]) + 0.0  # + 0.0: -0.0 is 0.0
     order = np.argsort(-values)  # descending scores: ascending negated scores
     n_positive = 0
     n_negative = 0
