@@ -178,7 +178,9 @@ def _count_non_finite(array: np.ndarray, name: str, what: str) -> None:
     raise ValueError(f"`{name}` contains {n_inf} infinite values; {what} must be finite.")
 
 
-def _as_float_array(values: Any, name: str, ndim: int, scores: bool = False) -> np.ndarray:
+def _as_float_array(
+    values: Any, name: str, ndim: int, scores: bool = False, keep_float32: bool = False
+) -> np.ndarray:
     if ndim == 1:
         array = as_1d(values, name, scores=scores)
     else:
@@ -187,12 +189,19 @@ def _as_float_array(values: Any, name: str, ndim: int, scores: bool = False) -> 
     array = numbers_of_objects(array)  # a pandas column of dtype object holding numbers
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
+    if keep_float32 and array.dtype == np.float32:
+        return np.ascontiguousarray(array)
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
-def as_scores(values: Any, name: str = "y_score") -> np.ndarray:
-    """Scores as a contiguous finite float64 1-D array."""
-    scores = _as_float_array(values, name, 1, scores=True)
+def as_scores(values: Any, name: str = "y_score", *, keep_float32: bool = False) -> np.ndarray:
+    """Scores as a contiguous finite float64 1-D array (the input itself if it is one).
+
+    With ``keep_float32``, float32 scores stay float32 (for callers whose kernels take
+    both: every float32 is exactly a float64, so no order and no tie changes, and half
+    the bytes are moved).
+    """
+    scores = _as_float_array(values, name, 1, scores=True, keep_float32=keep_float32)
     _count_non_finite(scores, name, "scores")
     return scores
 

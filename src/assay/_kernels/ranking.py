@@ -37,10 +37,11 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
     underflow for any realistic spread of weights.
 
     One pass: positives fill one buffer from the front, negatives from the back (their
-    order does not matter, they are sorted next); the two parts are views of it.
+    order does not matter, they are sorted next); the two parts are views of it.  The
+    buffer has the scores' dtype (float32 scores stay float32: half the bytes to sort).
     """
     n = scores.shape[0]
-    buffer = np.empty(n, dtype=np.float64)
+    buffer = np.empty(n, dtype=scores.dtype)
     weight_buffer = np.empty(n if use_weights else 0, dtype=np.float64)
     front = 0
     back = n
@@ -65,13 +66,24 @@ def split_scores(scores, positive, weights, use_weights, weight_scale):
 
 
 _EMPTY_SLOT = np.uint64(0x7FF8000000000001)  # a NaN bit pattern: never a score
+_SIGN_32 = np.uint64(0x80000000)  # the sign bit of a float32
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _MIX_LOW = np.uint64(0x9E3779B1)
 _MIX_HIGH = np.uint64(0x85EBCA77)
 
 
-@jit
 def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
+    """:func:`group_score_bits` of float64 or float32 ``scores`` (hashed by their bits)."""
+    if scores.dtype == np.float32:
+        bits, sign = scores.view(np.uint32), _SIGN_32
+    else:
+        bits, sign = scores.view(np.uint64), _SIGN
+    return group_score_bits(scores, bits, sign, positive, weights, use_weights, weight_scale,
+                            limit)  # fmt: skip
+
+
+@jit
+def group_score_bits(scores, bits, sign, positive, weights, use_weights, weight_scale, limit):
     """Tie groups of the scores by hashing, when there are at most ``limit`` of them.
 
     One pass over the rows (zero-weight rows skipped) sums the positive and the negative
@@ -81,6 +93,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     the layout of :func:`split_scores` after sorting, with one entry per tie group that
     holds weight of that class; ``ok`` is False (and the arrays empty) as soon as more
     than ``limit`` distinct scores are seen, which costs only the rows read until then.
+    ``bits`` are the raw bits of ``scores`` (uint64 for float64, uint32 for float32) and
+    ``sign`` their sign bit (``-0.0`` is hashed as ``0.0``); the group arrays are float64.
     """
     size = 16
     while size < 2 * limit:
@@ -88,11 +102,10 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
     mask = np.uint64(size - 1)
     slots = np.full(size, _EMPTY_SLOT, dtype=np.uint64)
     slot_group = np.empty(size, dtype=np.int64)
-    group_bits = np.empty(limit, dtype=np.uint64)
+    group_row = np.empty(limit, dtype=np.int64)  # a row of each group
     positive_sum = np.zeros(limit, dtype=np.float64)
     negative_sum = np.zeros(limit, dtype=np.float64)
     n_groups = 0
-    bits = scores.view(np.uint64)
     for i in range(scores.shape[0]):
         if use_weights:
             weight = weights[i] * weight_scale
@@ -100,8 +113,8 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
                 continue
         else:
             weight = 1.0
-        key = bits[i]
-        if key == _SIGN:  # -0.0 is 0.0
+        key = np.uint64(bits[i])
+        if key == sign:  # -0.0 is 0.0
             key = np.uint64(0)
         # multiplicative hash of both halves; 32 x 32-bit products cannot overflow
         mixed = ((key & _LOW_HALF) * _MIX_LOW) ^ ((key >> np.uint64(32)) * _MIX_HIGH)
@@ -114,14 +127,16 @@ def group_scores(scores, positive, weights, use_weights, weight_scale, limit):
                 return False, none, none, none, none
             slots[slot] = key
             slot_group[slot] = n_groups
-            group_bits[n_groups] = key
+            group_row[n_groups] = i
             n_groups += 1
         group = slot_group[slot]
         if positive[i]:
             positive_sum[group] += weight
         else:
             negative_sum[group] += weight
-    values = group_bits[:n_groups].copy().view(np.float64)
+    values = np.empty(n_groups, dtype=np.float64)
+    for g in range(n_groups):
+        values[g] = np.float64(scores[group_row[g]]) + 0.0  # + 0.0: -0.0 is 0.0
     order = np.argsort(-values)  # descending scores: ascending negated scores
     n_positive = 0
     n_negative = 0
