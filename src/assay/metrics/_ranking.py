@@ -45,6 +45,8 @@ PR_AUC_SCANS = {
     "interpolated": PrAucInterpolated,
     "11-point": PrAucElevenPoint,
 }
+EER_METHODS = ("interpolate", "nearest")
+"""The rules of ``equal_error_rate``'s ``method``."""
 
 
 # --- The scan options of each metric, from its public keyword options (the registry and
@@ -475,9 +477,6 @@ def average_precision_score(
     return average_precision_from_sorted(data, stacklevel=2)
 
 
-_PR_AUC_METHODS = ("trapezoid", "interpolated", "11-point")
-
-
 def pr_auc_score(
     y_true: Any,
     y_score: Any,
@@ -542,7 +541,7 @@ def pr_auc_score(
     >>> round(assay.pr_auc_score(labels, scores, pos_label=1), 6)
     0.690556
     """
-    check_option(method, "method", _PR_AUC_METHODS)
+    check_option(method, "method", tuple(PR_AUC_SCANS))
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return pr_auc_from_sorted(data, method=method, stacklevel=2)
 
@@ -596,6 +595,6 @@ def equal_error_rate(
     >>> assay.equal_error_rate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.5
     """
-    check_option(method, "method", ("interpolate", "nearest"))
+    check_option(method, "method", EER_METHODS)
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return equal_error_rate_from_sorted(data, method=method, stacklevel=2)

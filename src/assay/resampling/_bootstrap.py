@@ -197,7 +197,7 @@ def _confusion_bootstrap(
     ratio is undefined are NaN (counted), whatever ``zero_division`` says.
     """
     assert declaration.from_confusion is not None
-    from_confusion = declaration.from_confusion.from_confusion
+    from_confusion = declaration.from_confusion
     matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **metric_kwargs)
     # a warning points at the user's call: frames from_confusion (1), this function (2),
     # bootstrap (3), the user's (4)

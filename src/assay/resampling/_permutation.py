@@ -100,7 +100,7 @@ def _cells_null(
     pair_predicted = np.tile(predicted_labels, k_true)
     units, resolved = _unit_matrices(declaration, pair_true, pair_predicted, options)
     side = int(np.sqrt(units.shape[1]))
-    from_confusion = declaration.from_confusion.from_confusion
+    from_confusion = declaration.from_confusion
     workers = n_workers()
 
     def run(first: int, out: np.ndarray) -> None:
