@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 from scipy.special import betaincinv, ndtri, stdtrit
 
+from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval, IntervalResult
-from assay._validation import as_finite_array, check_confidence_level, check_option
+from assay._validation import as_finite_array, check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.metrics._confusion import labelled_confusion
 

@@ -21,6 +21,7 @@ import numpy as np
 from assay._kernels import montecarlo
 from assay._kernels._jit import jit, n_workers
 from assay._kernels._rng import next_below, stream
+from assay._procedure_checks import check_integer, check_positive
 from assay._results import BiasVarianceResult
 from assay._validation import as_finite_array, check_option, resolve_seed
 from assay._warnings import RepeatedWarnings
@@ -40,21 +41,6 @@ __all__ = [
 _LOSSES = ("squared", "zero_one", "absolute")
 
 
-def _check_integer(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
-
-
-def _check_positive(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be a positive finite number; got {value!r}.")
-    number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"`{name}` must be a positive finite number; got {value!r}.")
-    return number
-
-
 # --- built-in learners ----------------------------------------------------------------
 
 
@@ -66,7 +52,7 @@ class PolynomialRegression:
     degree: int
 
     def __post_init__(self) -> None:
-        _check_integer(self.degree, "degree", 0)
+        check_integer(self.degree, "degree", 0)
 
 
 @dataclass(frozen=True)
@@ -78,8 +64,8 @@ class Ridge:
     alpha: float
 
     def __post_init__(self) -> None:
-        _check_integer(self.degree, "degree", 0)
-        _check_positive(self.alpha, "alpha")
+        check_integer(self.degree, "degree", 0)
+        check_positive(self.alpha, "alpha")
 
 
 @dataclass(frozen=True)
@@ -89,7 +75,7 @@ class KNNRegressor:
     n_neighbors: int
 
     def __post_init__(self) -> None:
-        _check_integer(self.n_neighbors, "n_neighbors", 1)
+        check_integer(self.n_neighbors, "n_neighbors", 1)
 
 
 @dataclass(frozen=True)
@@ -99,7 +85,7 @@ class KNNClassifier:
     n_neighbors: int
 
     def __post_init__(self) -> None:
-        _check_integer(self.n_neighbors, "n_neighbors", 1)
+        check_integer(self.n_neighbors, "n_neighbors", 1)
 
 
 _BUILT_IN_LEARNERS = (PolynomialRegression, Ridge, KNNRegressor, KNNClassifier)
@@ -156,7 +142,7 @@ class TwoGaussiansExample:
     labels: tuple[float, float] = (0.0, 1.0)
 
     def __post_init__(self) -> None:
-        _check_positive(self.variance, "variance")
+        check_positive(self.variance, "variance")
         if not (isinstance(self.prior, numbers.Real) and 0 < self.prior < 1):
             raise ValueError(f"`prior` must be in (0, 1); got {self.prior!r}.")
         first, second = (float(v) for v in self.means)
@@ -418,8 +404,8 @@ def bias_variance(
     True
     """
     check_option(loss, "loss", _LOSSES)
-    n_rounds = _check_integer(n_rounds, "n_rounds", 2)
-    n_jobs = _check_integer(n_jobs, "n_jobs", 1)
+    n_rounds = check_integer(n_rounds, "n_rounds", 2)
+    n_jobs = check_integer(n_jobs, "n_jobs", 1)
     x_test = _as_features(X_test, "X_test")
     built_in = isinstance(learner, _BUILT_IN_LEARNERS)
     factory = None if built_in else _model_factory(learner)
@@ -428,7 +414,7 @@ def bias_variance(
     if generator is None:
         x_sets, y_sets, n_train = _bootstrap_sets(X_train, y_train, n_train, n_rounds, seed)
     else:
-        n_train = _check_integer(n_train, "n_train", 1)
+        n_train = check_integer(n_train, "n_train", 1)
         if not (builtin_generator or callable(generator)):
             raise TypeError(
                 "`generator` must be PolynomialExample, TwoGaussiansExample, a callable "
@@ -586,7 +572,7 @@ def _bootstrap_sets(
         raise ValueError(
             f"`X_train` and `y_train` have different lengths: {x.shape[0]} and {y.shape[0]}."
         )
-    size = x.shape[0] if n_train is None else _check_integer(n_train, "n_train", 1)
+    size = x.shape[0] if n_train is None else check_integer(n_train, "n_train", 1)
     indices = np.empty((n_rounds, size), dtype=np.int64)
     _bootstrap_indices(np.uint64(seed), x.shape[0], indices)
     return x[indices], y[indices], size

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._procedure_checks import check_integer
 from assay._validation import few_distinct_values, format_values, resolve_seed
 from assay.exceptions import DegenerateDataWarning
 
@@ -63,12 +64,6 @@ def _n_samples(X: Any, y: Any = None) -> int:
         if n_y != n:
             raise ValueError(f"`X` and `y` have different lengths: {n} and {n_y}.")
     return n
-
-
-def _check_integer(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def _labels(y: Any, n: int | None = None) -> np.ndarray:
@@ -219,7 +214,7 @@ class KFold(_Splitter):
     """
 
     def __init__(self, n_splits: int = 5, *, shuffle: bool = False, rng: Any = None) -> None:
-        self.n_splits = _check_integer(n_splits, "n_splits", 2)
+        self.n_splits = check_integer(n_splits, "n_splits", 2)
         self.shuffle = bool(shuffle)
         if not self.shuffle and rng is not None:
             raise ValueError(
@@ -347,8 +342,8 @@ class RepeatedKFold(_Splitter):
     _stratified = False
 
     def __init__(self, n_splits: int = 5, n_repeats: int = 10, *, rng: Any = None) -> None:
-        self.n_splits = _check_integer(n_splits, "n_splits", 2)
-        self.n_repeats = _check_integer(n_repeats, "n_repeats", 1)
+        self.n_splits = check_integer(n_splits, "n_splits", 2)
+        self.n_repeats = check_integer(n_repeats, "n_repeats", 1)
         self.seed = resolve_seed(rng)
 
     def _params(self) -> dict[str, Any]:
@@ -511,7 +506,7 @@ class BootstrapOutOfBag(_Splitter):
     """
 
     def __init__(self, n_resamples: int = 200, *, stratify: bool = False, rng: Any = None) -> None:
-        self.n_resamples = _check_integer(n_resamples, "n_resamples", 1)
+        self.n_resamples = check_integer(n_resamples, "n_resamples", 1)
         self.stratify = bool(stratify)
         self.seed = resolve_seed(rng)
 
@@ -649,7 +644,7 @@ def holdout(
     >>> len(train), len(test)
     (7, 3)
     """
-    n = _check_integer(n, "n", 2)
+    n = check_integer(n, "n", 2)
     n_test = _test_count(n, test_size)
     stream = np.random.default_rng(resolve_seed(rng))
     in_test = np.zeros(n, dtype=bool)

@@ -28,8 +28,9 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval
-from assay._validation import check_confidence_level, check_option
+from assay._validation import check_option
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.resampling._pvalues import permutation_pvalue
 from assay.resampling._replicates import (

@@ -23,16 +23,9 @@ import numpy as np
 
 from assay._kernels import paired
 from assay._kernels.sorting import descending_order
+from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
-from assay._validation import (
-    as_1d,
-    as_sample_weight,
-    as_scores,
-    binary_target,
-    check_alternative,
-    check_n_resamples,
-    check_same_length,
-)
+from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._plans import _unit_matrices, call_metric, replicate_options, scalar
