@@ -24,6 +24,7 @@ from numba import prange
 from scipy import stats
 
 from assay._kernels import _rng as rng
+from assay._kernels import _samplers as samplers
 from assay._kernels._jit import jit, jit_parallel
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -75,7 +76,7 @@ def draw_poisson(lam, seed, size):
     out = np.empty(size, dtype=np.int64)
     state = rng.stream(seed, 0)
     for i in range(size):
-        out[i], state = rng.poisson(lam, state)
+        out[i], state = samplers.poisson(lam, state)
     return out
 
 
@@ -84,7 +85,7 @@ def draw_binomial(n, p, seed, size):
     out = np.empty(size, dtype=np.int64)
     state = rng.stream(seed, 0)
     for i in range(size):
-        out[i], state = rng.binomial(n, p, state)
+        out[i], state = samplers.binomial(n, p, state)
     return out
 
 
@@ -93,7 +94,7 @@ def draw_multinomial(n, probabilities, seed, size):
     out = np.empty((size, probabilities.shape[0]), dtype=np.int64)
     state = rng.stream(seed, 0)
     for i in range(size):
-        state = rng.multinomial(n, probabilities, out[i], state)
+        state = samplers.multinomial(n, probabilities, out[i], state)
     return out
 
 
@@ -130,10 +131,10 @@ def _resample_body(seed, i, words, counts):  # shared by the serial and parallel
     state = rng.stream(seed, i)
     words[i], state = rng.next_u64(state)
     counts[i, 0], state = rng.next_below(1000, state)
-    counts[i, 1], state = rng.poisson(1.0, state)
-    counts[i, 2], state = rng.poisson(30.5, state)
-    counts[i, 3], state = rng.binomial(1_000_000, 0.3, state)
-    counts[i, 4], state = rng.binomial(40, 0.1, state)
+    counts[i, 1], state = samplers.poisson(1.0, state)
+    counts[i, 2], state = samplers.poisson(30.5, state)
+    counts[i, 3], state = samplers.binomial(1_000_000, 0.3, state)
+    counts[i, 4], state = samplers.binomial(40, 0.1, state)
 
 
 resample_body = jit(_resample_body)
@@ -217,7 +218,7 @@ def log_factorial(x: int) -> Decimal:
     if x < 2000:
         return Decimal(math.factorial(x)).ln()
     d = Decimal(x)
-    pi = Decimal(rng._PI)
+    pi = Decimal(samplers._PI)
     series = 1 / (12 * d) - 1 / (360 * d**3) + 1 / (1260 * d**5) - 1 / (1680 * d**7)
     return d * d.ln() - d + (2 * pi * d).ln() / 2 + series
 
@@ -382,13 +383,13 @@ def test_shuffle_works_on_any_dtype_and_returns_the_state() -> None:
 
 
 def test_poisson_one_table_is_the_correctly_rounded_cdf() -> None:
-    cdf = rng._POISSON_ONE_CDF
+    cdf = samplers._POISSON_ONE_CDF
     assert cdf[-1] == 1.0
     assert cdf[-2] < 1.0
     assert cdf[0] == math.exp(-1.0)  # correctly rounded e**-1
     # scipy's cdf is itself within about one unit in the last place
     np.testing.assert_allclose(cdf, stats.poisson(1.0).cdf(np.arange(cdf.size)), rtol=4e-16)
-    guide = rng._POISSON_ONE_GUIDE
+    guide = samplers._POISSON_ONE_GUIDE
     for bucket, start in enumerate(guide):
         assert start == 0 or cdf[start - 1] <= bucket / 256
         assert cdf[start] > bucket / 256
@@ -397,9 +398,9 @@ def test_poisson_one_table_is_the_correctly_rounded_cdf() -> None:
 def test_poisson_one_is_plain_inversion_of_one_draw() -> None:
     for index in range(2000):
         state = np.uint64(rng.stream(1, index))
-        k, after = rng.poisson(1.0, state)
+        k, after = samplers.poisson(1.0, state)
         u, after_u = rng.next_double(state)
-        assert k == np.searchsorted(rng._POISSON_ONE_CDF, u, side="right")
+        assert k == np.searchsorted(samplers._POISSON_ONE_CDF, u, side="right")
         assert int(after) == int(after_u)
 
 
@@ -415,7 +416,7 @@ def test_poisson_matches_its_pmf(lam: float) -> None:
 @pytest.mark.parametrize("lam", [0.0, math.nan])
 def test_poisson_of_zero_or_nan_is_zero_and_draws_nothing(lam: float) -> None:
     state = rng.stream(3, 4)
-    k, after = rng.poisson(lam, state)
+    k, after = samplers.poisson(lam, state)
     assert k == 0
     assert int(after) == int(state)
 
@@ -440,7 +441,7 @@ def test_poisson_log_pmf_is_accurate_for_every_mean() -> None:
                 k = whole + j
                 if k < 0:
                     continue
-                got = rng._poisson_log_pmf(k, lam, j - (lam - whole))
+                got = samplers._poisson_log_pmf(k, lam, j - (lam - whole))
                 want = float(-exact_lam + k * exact_lam.ln() - log_factorial(k))
                 # acceptance compares against log(uniform): this is the relative error
                 # of the acceptance probability
@@ -480,7 +481,7 @@ def test_binomial_matches_its_pmf(n: int, p: float) -> None:
 )
 def test_binomial_edge_cases_are_certain_and_draw_nothing(n: int, p: float, value: int) -> None:
     state = rng.stream(3, 3)
-    k, after = rng.binomial(n, p, state)
+    k, after = samplers.binomial(n, p, state)
     assert k == value
     assert int(after) == int(state)
 
@@ -500,7 +501,7 @@ def test_binomial_of_huge_n_is_exact_to_the_last_digit(n: int, p: float) -> None
 )
 def test_binomial_log_ratio_is_accurate_up_to_2_to_the_62(n: int, p: float) -> None:
     exact = (n + 1) * Fraction(p)
-    mode, fraction = rng._mode_and_fraction(n, p)
+    mode, fraction = samplers._mode_and_fraction(n, p)
     mode = int(mode)
     assert mode == math.floor(exact)
     assert fraction == pytest.approx(float(exact - mode), abs=1e-13)
@@ -520,7 +521,7 @@ def test_binomial_log_ratio_is_accurate_up_to_2_to_the_62(n: int, p: float) -> N
                 - log_factorial(n - k)
                 + j * log_odds
             )
-            got = rng._binomial_log_ratio(n, p, mode, fraction, j)
+            got = samplers._binomial_log_ratio(n, p, mode, fraction, j)
             assert got == pytest.approx(float(want), rel=1e-14, abs=1e-14)
 
 
@@ -539,15 +540,15 @@ def test_stirling_error_matches_hormanns_table_and_the_series() -> None:
         0.008330563433362871,
     ]
     for k, value in enumerate(table):
-        assert rng._stirling_error(k + 1) == pytest.approx(value, rel=1e-15)
+        assert samplers._stirling_error(k + 1) == pytest.approx(value, rel=1e-15)
     with localcontext() as context:
         context.prec = 50
-        half_log_two_pi = (2 * Decimal(rng._PI)).ln() / 2
+        half_log_two_pi = (2 * Decimal(samplers._PI)).ln() / 2
         for k in [16, 31, 32, 33, 100, 10**6]:
             exact = log_factorial(k) - (
                 (k + Decimal("0.5")) * Decimal(k).ln() - k + half_log_two_pi
             )
-            assert rng._stirling_error(k) == pytest.approx(float(exact), rel=1e-15, abs=1e-20)
+            assert samplers._stirling_error(k) == pytest.approx(float(exact), rel=1e-15, abs=1e-20)
 
 
 # --- multinomial ---------------------------------------------------------------------------
@@ -592,7 +593,7 @@ def test_multinomial_of_many_cells_and_a_huge_n() -> None:
 )
 def test_multinomial_certain_outcomes(n: int, probabilities: list, expected: list) -> None:
     out = np.full(len(probabilities), -1, dtype=np.int64)
-    rng.multinomial(n, np.array(probabilities), out, rng.stream(1, 2))
+    samplers.multinomial(n, np.array(probabilities), out, rng.stream(1, 2))
     np.testing.assert_array_equal(out, expected)
 
 
@@ -656,7 +657,7 @@ def time_poisson(lam, count):
     state = rng.stream(1, 0)
     total = 0
     for _ in range(count):
-        value, state = rng.poisson(lam, state)
+        value, state = samplers.poisson(lam, state)
         total += value
     return total
 
@@ -666,7 +667,7 @@ def time_binomial(n, p, count):
     state = rng.stream(1, 0)
     total = 0
     for _ in range(count):
-        value, state = rng.binomial(n, p, state)
+        value, state = samplers.binomial(n, p, state)
         total += value
     return total
 
@@ -677,7 +678,7 @@ def time_multinomial(n, probabilities, count):
     out = np.empty(probabilities.shape[0], dtype=np.int64)
     total = 0
     for _ in range(count):
-        state = rng.multinomial(n, probabilities, out, state)
+        state = samplers.multinomial(n, probabilities, out, state)
         total += out[0]
     return total
 

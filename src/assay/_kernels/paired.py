@@ -23,7 +23,8 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels._rng import binomial, next_u64, shuffle, stream
+from assay._kernels._rng import next_u64, shuffle, stream
+from assay._kernels._samplers import binomial
 from assay._kernels.pieces import scan
 
 _ONE = np.uint64(1)

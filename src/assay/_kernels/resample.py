@@ -21,7 +21,8 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels._rng import binomial, next_below, next_u64, poisson, stream
+from assay._kernels._rng import next_below, next_u64, stream
+from assay._kernels._samplers import binomial, poisson
 
 MULTINOMIAL = 0
 STRATIFIED = 1

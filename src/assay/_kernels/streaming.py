@@ -34,7 +34,8 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels._rng import binomial, next_u64, poisson, stream
+from assay._kernels._rng import next_u64, stream
+from assay._kernels._samplers import binomial, poisson
 from assay._kernels.pieces import scan
 from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
 from assay._kernels.scans import (
