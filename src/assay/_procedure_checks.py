@@ -22,6 +22,7 @@ __all__ = [
     "check_confidence_level",
     "check_integer",
     "check_n_resamples",
+    "check_open_unit",
     "check_positive",
 ]
 
@@ -33,17 +34,20 @@ def _shown(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def check_open_unit(value: Any, name: str) -> float:
+    """``value`` as a float strictly between 0 and 1 (a level, a fraction)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not 0.0 < float(value) < 1.0
+    ):
+        raise ValueError(f"`{name}` must be in (0, 1); got {_shown(value)!r}.")
+    return float(value)
+
+
 def check_confidence_level(confidence_level: Any) -> float:
     """``confidence_level`` as a float strictly between 0 and 1."""
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, numbers.Real)
-        or not 0.0 < float(confidence_level) < 1.0
-    ):
-        raise ValueError(
-            f"`confidence_level` must be in (0, 1); got {_shown(confidence_level)!r}."
-        )
-    return float(confidence_level)
+    return check_open_unit(confidence_level, "confidence_level")
 
 
 def check_integer(value: Any, name: str, minimum: int) -> int:

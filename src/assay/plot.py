@@ -88,7 +88,7 @@ def critical_difference_diagram(
     groups not significantly different connected (Nemenyi); the CD interval
     around the control (Bonferroni-Dunn).  Each group is a run of models, in rank
     order, whose extreme ranks differ by less than the CD
-    (:func:`assay.inference._ranks.rank_cliques`).
+    (:func:`assay.inference._posthoc.rank_cliques`).
 
     References
     ----------
