@@ -155,39 +155,6 @@ class MetricDeclaration:
         )
 
 
-def _averaged_resolver(
-    averages: tuple[str | None, ...], with_beta: bool
-) -> Callable[..., tuple[np.ndarray, dict[str, Any]]]:
-    """Resolver of the metrics that take ``labels, pos_label, average, zero_division``."""
-
-    def resolve(
-        y_true: Any,
-        y_pred: Any,
-        *,
-        labels: Any,
-        pos_label: Any,
-        average: str | None,
-        sample_weight: Any,
-        zero_division: Any,
-        beta: float | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        matrix, options = _classification.averaged_confusion(
-            y_true,
-            y_pred,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            sample_weight=sample_weight,
-            zero_division=zero_division,
-            averages=averages,
-        )
-        if with_beta:
-            options["beta"] = float(beta)  # type: ignore[arg-type]
-        return matrix, options
-
-    return resolve
-
-
 def clip_to_range(
     low: float, high: float, value_range: tuple[float, float]
 ) -> tuple[float, float]:
@@ -257,7 +224,7 @@ def _confusion_metric(
     """A metric of the confusion matrix; one taking ``average`` resolves its arguments
     with the shared ``labels, pos_label, average, zero_division`` resolver."""
     if resolve is None:
-        resolve = _averaged_resolver(averages, with_beta="beta" in options)
+        resolve = _classification.averaged_resolver(averages, with_beta="beta" in options)
     return MetricDeclaration(
         function.__name__,
         function,
