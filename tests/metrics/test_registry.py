@@ -16,7 +16,13 @@ import assay
 import assay.reference
 from assay._kernels.pieces import scan_merged
 from assay._kernels.scans import SCANS
-from assay.metrics._registry import METRICS, ScanPasses, readable_metric_name, variants_of
+from assay.metrics._registry import (
+    METRICS,
+    ScanPasses,
+    _ranking_metric,
+    readable_metric_name,
+    variants_of,
+)
 from assay.metrics._sorted import sort_binary
 from tests.strategies import (
     binary_ranking_data,
@@ -321,6 +327,25 @@ def test_the_range_follows_the_options() -> None:
     assert assay.balanced_accuracy_score([0, 1], [1, 0], adjusted=True) == -1.0
     assert assay.accuracy_score([0, 1, 1], [0, 1, 1], normalize=False) == 3.0
     assert METRICS["r2_score"].range_for(force_finite=False) == (-np.inf, 1.0)
+
+
+def test_a_ranking_entry_may_declare_a_range_that_follows_its_options() -> None:
+    # a ranking metric whose range moves with an option (a top share f of the population
+    # gives a lift in [0, 1/f]) declares it like the confusion metrics do
+    from assay.metrics._ranking import roc_auc_options
+
+    def up_to_inverse(fraction: float = 1.0, **_: Any) -> tuple[float, float]:
+        return 0.0, 1.0 / fraction
+
+    declaration = _ranking_metric(
+        assay.roc_auc_score,
+        "stand-in",
+        roc_auc_options,
+        greater_is_better=True,
+        range_of_options=up_to_inverse,
+    )
+    assert declaration.range_for(fraction=0.25) == (0.0, 4.0)
+    assert declaration.range_for() == (0.0, 1.0)
 
 
 @given(

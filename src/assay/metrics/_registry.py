@@ -37,7 +37,9 @@ One call in the tuple that builds :data:`METRICS`, by what the metric is compute
 range of the values with the default options; ``range_of_options`` a function of the
 options when they move it.  ``variants`` lists keyword options that between them
 exercise every option changing what the metric computes (for a ranking metric: every
-scan it selects); the tests and the benchmarks iterate over them.
+scan it selects); the tests and ``assay selfcheck`` iterate over them.  An option
+without a default appears in every variant, unless the tests draw it themselves
+(``fbeta_score``'s ``beta``).
 """
 
 from __future__ import annotations
@@ -249,6 +251,7 @@ def _ranking_metric(
     greater_is_better: bool,
     variants: tuple[Mapping[str, Any], ...] = ({},),
     value_range: tuple[float, float] = UNIT_INTERVAL,
+    range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
     """A metric computed by a scan over the sorted scores."""
     return MetricDeclaration(
@@ -258,6 +261,7 @@ def _ranking_metric(
         "ranking",
         greater_is_better,
         value_range=value_range,
+        range_of_options=range_of_options,
         variants=variants,
         scan_options=scan_options,
     )
