@@ -30,6 +30,10 @@ The rules, which :func:`check_page` enforces:
 * A block with ``>>>`` prompts is a doctest (ELLIPSIS, NORMALIZE_WHITESPACE) instead.
 * Every block states at least one value, unless the line above it is
   ``<!-- not run: <reason> -->``.
+* A block not run because it quotes the source, ``<!-- not run: verbatim from `path` -->``
+  (``path`` from the repository root), must be a run of consecutive lines of that file, up
+  to one common indentation (:func:`listing_problems`), so a listing cannot drift from the
+  code it shows.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import doctest
 import io
 import math
 import re
+import textwrap
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -398,6 +403,37 @@ def run_doctest_block(block: Block, namespace: dict[str, Any], report: Report) -
     if result.failed:
         report.problems.append(f"{name}: {result.failed} example(s) failed\n{output.getvalue()}")
     report.checked += result.attempted - result.failed
+
+
+VERBATIM = re.compile(r"^verbatim from `(?P<path>[^`]+)`$")
+
+
+def _quoted_at(lines: list[str], source: list[str], start: int) -> bool:
+    """Whether ``lines`` are ``source[start:]``'s next lines, up to one common indentation."""
+    first = source[start]
+    indent = first[: len(first) - len(first.lstrip())]
+    if start + len(lines) > len(source):
+        return False
+    return all(
+        (line == "" and quoted.strip() == "") or quoted == indent + line
+        for line, quoted in zip(lines, source[start : start + len(lines)], strict=True)
+    )
+
+
+def listing_problems(path: Path, root: Path) -> list[str]:
+    """The listings of a page that are not verbatim runs of lines of the file they name."""
+    problems = []
+    for block in python_blocks(path):
+        match = VERBATIM.match(block.not_run_reason or "")
+        if match is None:
+            continue
+        source = (root / match["path"]).read_text(encoding="utf-8").splitlines()
+        lines = textwrap.dedent(block.code).strip("\n").splitlines()
+        if not any(_quoted_at(lines, source, start) for start in range(len(source))):
+            problems.append(
+                f"{block.page}:{block.line}: the listing is not verbatim from {match['path']}"
+            )
+    return problems
 
 
 def check_page(path: Path) -> Report:

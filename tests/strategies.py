@@ -110,6 +110,14 @@ def paired_ranking_data(
     return y_true, scores_a, np.where(copied, scores_a, scores_b), weight
 
 
+def population_fractions() -> st.SearchStrategy[float]:
+    """A top share of the population for the lift, in (0, 1]: the round shares users
+    pass (deciles, a half, a third, all) or any float, down to the tiny ones."""
+    return st.sampled_from([0.1, 0.2, 0.25, 1 / 3, 0.5, 1.0]) | st.floats(
+        0.0, 1.0, exclude_min=True, allow_subnormal=False
+    )
+
+
 # Strictly increasing maps of scores (on the values `scores` draws, unless float rounding
 # merges or overflows some: a test checks that with `assume`). `rankdata` depends on the
 # data but is strictly increasing on it.
@@ -247,6 +255,8 @@ def metric_options(draw: st.DrawFn, name: str, binary: bool) -> dict:
 
     declaration = METRICS[name]
     options = dict(draw(st.sampled_from(declaration.variants)))
+    if name == "lift_score":  # any top share, not only the declared ones
+        options["fraction"] = draw(population_fractions())
     if "average" in declaration.confusion_options:
         averages = [a for a in declaration.averages if binary or a != "binary"]
         options["average"] = draw(st.sampled_from(averages))

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.doc_examples import check_page, matches, parse_stated_value, python_blocks
+from tests.doc_examples import (
+    VERBATIM,
+    check_page,
+    listing_problems,
+    matches,
+    parse_stated_value,
+    python_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -31,6 +38,23 @@ def test_page_examples(page: Path) -> None:
     assert report.checked > 0
 
 
+PAGES_WITH_LISTINGS = [
+    page
+    for page in PAGES_WITH_CODE
+    if any(VERBATIM.match(block.not_run_reason or "") for block in python_blocks(page))
+]
+
+
+def test_the_architecture_page_quotes_the_source() -> None:
+    assert ROOT / "docs" / "architecture.md" in PAGES_WITH_LISTINGS
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_LISTINGS, ids=lambda page: page.name)
+def test_listings_are_verbatim(page: Path) -> None:
+    problems = listing_problems(page, ROOT)
+    assert not problems, "\n".join(problems)
+
+
 # --- the checker itself --------------------------------------------------------------------
 
 
@@ -38,6 +62,37 @@ def page(tmp_path: Path, markdown: str) -> Path:
     path = tmp_path / "page.md"
     path.write_text(textwrap.dedent(markdown), encoding="utf-8")
     return path
+
+
+def test_a_listing_must_quote_consecutive_lines_of_its_file(tmp_path: Path) -> None:
+    (tmp_path / "module.py").write_text(
+        "def f(x):\n    y = x + 1\n\n    return y\n", encoding="utf-8"
+    )
+    quoted = page(
+        tmp_path,
+        """
+        <!-- not run: verbatim from `module.py` -->
+        ```python
+        y = x + 1
+
+        return y
+        ```
+        """,
+    )
+    assert listing_problems(quoted, tmp_path) == []  # one common indentation removed
+    drifted = page(
+        tmp_path,
+        """
+        <!-- not run: verbatim from `module.py` -->
+        ```python
+        y = x + 2
+        return y
+        ```
+        """,
+    )
+    assert listing_problems(drifted, tmp_path) == [
+        "page.md:3: the listing is not verbatim from module.py"
+    ]
 
 
 def test_checker_accepts_a_correct_page(tmp_path: Path) -> None:

@@ -22,8 +22,9 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("name", _modules())
 def test_docstring_examples(name: str) -> None:
-    if name in OPTIONAL:
-        pytest.importorskip(OPTIONAL[name])
+    for package, requirement in OPTIONAL.items():
+        if name == package or name.startswith(package + "."):
+            pytest.importorskip(requirement)
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"

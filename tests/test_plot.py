@@ -54,7 +54,7 @@ def _bars(ax: object) -> list[tuple[float, float]]:
 
 def test_nemenyi_diagram_of_demsar_figure_1a() -> None:
     result = nemenyi(SCORES, alpha=0.10, model_names=NAMES)
-    ax = critical_difference_diagram(result)
+    ax = critical_difference_diagram(result).ax_
     assert isinstance(ax, matplotlib.axes.Axes)
     assert isinstance(ax.figure, matplotlib.figure.Figure)
     texts = _texts(ax)
@@ -75,7 +75,7 @@ def test_nemenyi_diagram_of_demsar_figure_1a() -> None:
 
 def test_bonferroni_dunn_diagram_marks_the_cd_around_the_control() -> None:
     result = bonferroni_dunn(SCORES, control="C4.5", model_names=NAMES)
-    ax = critical_difference_diagram(result)
+    ax = critical_difference_diagram(result).ax_
     assert "CD" not in _texts(ax)
     control_rank = result.average_ranks[0]
     expected = (control_rank - result.critical_difference, min(4.0, control_rank + 1.168))
@@ -87,7 +87,8 @@ def test_bonferroni_dunn_diagram_marks_the_cd_around_the_control() -> None:
 def test_draws_on_a_given_axes_with_other_names() -> None:
     _, axes = plt.subplots(1, 2)
     result = nemenyi(SCORES)
-    ax = critical_difference_diagram(result, ax=axes[1], names=list("ABCD"), show_ranks=False)
+    display = critical_difference_diagram(result, ax=axes[1], names=list("ABCD"), show_ranks=False)
+    ax = display.ax_
     assert ax is axes[1]
     assert sorted(t for t in _texts(ax) if t.isalpha() and t != "CD") == ["A", "B", "C", "D"]
     assert not axes[0].texts
@@ -99,7 +100,7 @@ def test_any_number_of_models(k: int) -> None:
     rng = np.random.default_rng(k)
     scores = rng.normal(size=(20, k)) + np.linspace(0, 2, k)
     result = nemenyi(scores)
-    ax = critical_difference_diagram(result)
+    ax = critical_difference_diagram(result).ax_
     labels = [t for t in _texts(ax) if t.startswith("model ")]
     assert len(labels) == k
     assert len(_bars(ax)) == len(result.cliques)
@@ -117,3 +118,43 @@ def test_missing_matplotlib_is_a_clear_import_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"needs matplotlib; install it with `pip install"):
         critical_difference_diagram(nemenyi(SCORES))
+
+
+# --- The display and the rank_models result. ---
+
+
+def test_display_follows_scikit_learn_conventions() -> None:
+    from assay.plot import CriticalDifferenceDisplay, critical_difference_layout
+
+    result = nemenyi(SCORES, alpha=0.10, model_names=NAMES)
+    display = critical_difference_diagram(result)
+    assert isinstance(display, CriticalDifferenceDisplay)
+    assert display.figure_ is display.ax_.figure
+    layout = critical_difference_layout(result)
+    assert display.layout == layout
+    # the drawn bars and labels are the layout's
+    drawn = [
+        (min(bar.get_xdata()), max(bar.get_xdata()), bar.get_ydata()[0]) for bar in display.bars_
+    ]
+    assert drawn == [(bar.low, bar.high, bar.y) for bar in layout.cliques]
+    assert [text.get_text() for text in display.labels_] == [label.text for label in layout.labels]
+    assert [text.get_position() for text in display.labels_] == [
+        (label.x_end + (-0.05 if label.on_right else 0.05), label.y) for label in layout.labels
+    ]
+    # plot() draws a layout again on another axes and returns the display
+    _, other = plt.subplots()
+    assert CriticalDifferenceDisplay(layout).plot(ax=other).ax_ is other
+
+
+def test_a_rank_models_result_is_drawn_directly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from assay import rank_models
+
+    ranking = rank_models(SCORES, model_names=NAMES, alpha=0.10)
+    display = critical_difference_diagram(ranking)
+    assert len(display.bars_) == len(ranking.cliques) == 2
+    assert display.labels_[0].get_text() == "C4.5+m+cf (1.96)"
+    against = critical_difference_diagram(rank_models(SCORES, model_names=NAMES, control="C4.5"))
+    bold = [text.get_text() for text in against.labels_ if text.get_fontweight() == "bold"]
+    assert bold == ["C4.5 (3.14)"] and len(against.bars_) == 1
+    against.figure_.savefig(tmp_path / "cd.png")  # a smoke test of rendering
+    assert (tmp_path / "cd.png").read_bytes()[:4] == b"\x89PNG"

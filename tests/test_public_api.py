@@ -20,6 +20,7 @@ from assay import metrics
 
 METRIC_MODULES = (
     "_curves",
+    "_lift",
     "_ranking",
     "_confusion",
     "_classification",

@@ -259,7 +259,7 @@ def test_sequences_of_sequences_are_refused(values, example) -> None:
 
 
 def test_object_labels_that_are_not_sequences_pass() -> None:
-    labels = np.array(["a", 1, None], dtype=object)
+    labels = np.array(["a", 1, 2.5], dtype=object)
     assert v.as_1d(labels, "y_true") is labels
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
-from scipy.special import ndtr, ndtri, stdtr, stdtrit
+from scipy.optimize import brentq
+from scipy.special import betainc, betaincinv, gammaincinv, ndtr, ndtri, stdtr, stdtrit
 
-__all__ = ["critical_value", "pvalue"]
+__all__ = ["beta_quantile", "critical_value", "pvalue"]
 
 
 def pvalue(statistic: float, alternative: str, df: float | None = None) -> float:
@@ -38,3 +39,60 @@ def critical_value(confidence_level: float, df: float | None = None) -> float:
     """The ``c`` with ``P(|T| <= c) = confidence_level``, T normal or Student's t."""
     tail = 0.5 * (1.0 + confidence_level)
     return float(ndtri(tail)) if df is None else float(stdtrit(df, tail))
+
+
+# SciPy's inverse of the regularized incomplete beta function fails silently for some
+# large shape parameters (``betaincinv(1000, 1e9, 0.025)`` is twice the quantile,
+# ``betaincinv(1000, 1e12, 0.025)`` is 16 times it, and both parameters near 1e13 are
+# off by tenths of a standard deviation), while the function itself stays accurate
+# there.  Its answer is therefore checked against the function, and replaced by a root
+# of ``I_x(a, b) = q`` when the check fails.  Beyond 2**106 a shape parameter is its
+# own limit: ``Gamma(b) / b`` has standard deviation ``b**-0.5 <= 2**-53``, below the
+# float64 resolution, so ``Beta(a, b)`` is ``G / (G + b)`` with ``G ~ Gamma(a)``.
+_BETA_CHECK_TOLERANCE = 1e-9  # |I_x(a, b) - q| / min(q, 1 - q) accepted without solving
+_DOUBLE_EPSILON = 2.0**-52
+_HUGE_SHAPE = 2.0**106
+# scipy's gammaincinv is accurate below this; beyond, the Cornish-Fisher expansion
+# a + z sqrt(a) + (z**2 - 1) / 3 errs by about z**3 / (36 sqrt(a)), relatively < 1e-19
+_GAMMA_EXPANSION_SHAPE = 1e12
+
+
+def _gamma_quantile(a: float, q: float) -> float:
+    """The ``q`` quantile of Gamma(a, 1)."""
+    if a < _GAMMA_EXPANSION_SHAPE:
+        return float(gammaincinv(a, q))
+    z = float(ndtri(q))
+    return a + z * math.sqrt(a) + (z * z - 1.0) / 3.0
+
+
+def beta_quantile(a: float, b: float, q: float) -> float:
+    """The ``q`` quantile of Beta(a, b) (``a, b > 0``, ``0 < q < 1``), also for huge a, b.
+
+    SciPy's ``betaincinv`` where it solves ``I_x(a, b) = q`` (checked with
+    ``betainc``); otherwise Brent's method on ``I_x(a, b) - q`` over [0, 1], to a
+    relative precision of a few units in the last place.  A shape parameter beyond
+    2**106 is replaced by its limit (see above).
+    """
+    a, b = float(a), float(b)
+    if a >= _HUGE_SHAPE and b >= _HUGE_SHAPE:
+        return a / (a + b)  # the standard deviation is below half a unit in the last place
+    if b >= _HUGE_SHAPE:
+        g = _gamma_quantile(a, q)
+        return g / (g + b)
+    if a >= _HUGE_SHAPE:
+        h = _gamma_quantile(b, 1.0 - q)
+        return a / (a + h)
+    x = float(betaincinv(a, b, q))
+    if 0.0 < x < 1.0 and abs(float(betainc(a, b, x)) - q) <= _BETA_CHECK_TOLERANCE * min(
+        q, 1.0 - q
+    ):
+        return x
+    root = brentq(
+        lambda t: float(betainc(a, b, t)) - q,
+        0.0,
+        1.0,
+        xtol=1e-300,
+        rtol=4.0 * _DOUBLE_EPSILON,
+        maxiter=2000,
+    )
+    return float(root)

@@ -151,6 +151,12 @@ CHECKS: tuple[Check, ...] = (
         lambda r: _binary_ranking(r, True),
         ({"method": "interpolate"}, {"method": "nearest"}),
     ),
+    Check(
+        "lift_score",
+        lambda r: _binary_ranking(r, False),
+        ({"fraction": 0.1}, {"fraction": 0.37}, {"fraction": 1.0}),
+    ),
+    Check("cumulative_gain_curve", lambda r: _binary_ranking(r, False)),
     Check("confusion_matrix", lambda r: _labels(r, False), ({}, {"normalize": "true"})),
     Check("accuracy_score", lambda r: _labels(r, False)),
     Check("error_rate", lambda r: _labels(r, False)),

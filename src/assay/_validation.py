@@ -15,7 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels.labels import first_distinct
+from assay._labels import (
+    check_same_kind,
+    distinct_values,
+    few_distinct_values,
+    label_kind,
+    mixed_labels_error,
+    native_numbers,
+    numbers_of_objects,
+    refuse_missing,
+)
 
 __all__ = [
     "as_1d",
@@ -33,6 +42,8 @@ __all__ = [
     "few_distinct_values",
     "format_values",
     "label_kind",
+    "mixed_labels_error",
+    "numbers_of_objects",
     "reject_sparse",
     "two_column_scores_message",
 ]
@@ -136,9 +147,11 @@ def as_1d(values: Any, name: str, *, scores: bool = False) -> np.ndarray:
         raise ValueError(f"`{name}` must be 1-D, got an array of shape {array.shape}.")
     if array.shape[0] == 0:
         raise ValueError(f"`{name}` is empty; at least one sample is needed.")
-    if array.dtype == object and isinstance(array[0], _SEQUENCE_TYPES):
-        raise _legacy_multilabel_error(name, _first_sequence(array))
-    return array
+    if array.dtype == object:
+        if isinstance(array[0], _SEQUENCE_TYPES):
+            raise _legacy_multilabel_error(name, _first_sequence(array))
+        refuse_missing(array, name)
+    return native_numbers(array)
 
 
 def check_same_length(**arrays: np.ndarray | None) -> int:
@@ -171,6 +184,7 @@ def _as_float_array(values: Any, name: str, ndim: int, scores: bool = False) -> 
     else:
         reject_sparse(values, name)
         array = np.asarray(values)
+    array = numbers_of_objects(array)  # a pandas column of dtype object holding numbers
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
     return np.ascontiguousarray(array, dtype=np.float64)
@@ -201,52 +215,67 @@ def as_probabilities(values: Any, name: str = "y_prob", ndim: int = 1) -> np.nda
     return probabilities
 
 
-def as_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Weights as contiguous float64, finite, non-negative, not all zero; None stays None."""
+# Integer weights are kept as int64 when their total stays below this (exact sums).
+_INT64_TOTAL_LIMIT = 2**62
+
+
+def _integer_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Integer (or boolean) weights as int64 if their total fits int64 exactly, else None."""
+    array = as_1d(sample_weight, "sample_weight")
+    if array.dtype.kind not in "biu" or array.shape[0] != n:
+        return None
+    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
+        return None
+    weights = np.ascontiguousarray(array, dtype=np.int64)
+    largest = int(weights.max())
+    if largest * n >= _INT64_TOTAL_LIMIT and float(weights.sum(dtype=np.float64)) >= float(
+        _INT64_TOTAL_LIMIT
+    ):
+        return None
+    return weights
+
+
+def as_sample_weight(
+    sample_weight: Any, n: int, *, keep_integers: bool = False
+) -> np.ndarray | None:
+    """Weights as contiguous float64, finite, non-negative, not all zero; None stays None.
+
+    With ``keep_integers``, integer (and boolean) weights come back as int64 instead, so
+    that sums of them (confusion-matrix cells) are exact beyond 2**53, as long as their
+    total fits int64 (else float64).
+    """
     if sample_weight is None:
         return None
+    if keep_integers:
+        integers = _integer_weights(sample_weight, n)
+        if integers is not None:
+            _check_weight_signs(integers)
+            return integers
     weights = _as_float_array(sample_weight, "sample_weight", 1)
     if weights.shape[0] != n:
         raise ValueError(
             f"`sample_weight` has length {weights.shape[0]} but there are {n} samples."
         )
     _count_non_finite(weights, "sample_weight", "weights")
-    n_negative = int(np.count_nonzero(weights < 0.0))
+    _check_weight_signs(weights)
+    with np.errstate(over="ignore"):
+        total = float(np.sum(weights))
+    if total == np.inf:
+        raise ValueError(
+            "`sample_weight` sums to more than the largest float64 (about 1.8e308); "
+            "divide the weights by a common factor."
+        )
+    return weights
+
+
+def _check_weight_signs(weights: np.ndarray) -> None:
+    n_negative = int(np.count_nonzero(weights < 0))
     if n_negative:
         raise ValueError(
             f"`sample_weight` contains {n_negative} negative values; weights must be non-negative."
         )
-    if not np.any(weights > 0.0):
+    if not np.any(weights > 0):
         raise ValueError("`sample_weight` sums to zero; at least one weight must be positive.")
-    return weights
-
-
-def distinct_values(y: np.ndarray) -> np.ndarray:
-    """Sorted distinct values of a 1-D array, with O(n) fast paths for bool and small ints."""
-    if y.dtype.kind == "b":
-        n_true = int(np.count_nonzero(y))
-        present = [v for v, here in ((False, n_true < y.shape[0]), (True, n_true > 0)) if here]
-        return np.array(present, dtype=bool)
-    if y.dtype.kind in "iu" and y.shape[0] > 0:
-        low, high = int(y.min()), int(y.max())
-        span = high - low
-        if span < max(1 << 16, y.shape[0]) and high <= np.iinfo(np.intp).max:
-            counts = np.bincount(y.astype(np.intp, copy=False) - low, minlength=span + 1)
-            return (np.flatnonzero(counts) + low).astype(y.dtype)
-    return np.unique(y)
-
-
-def few_distinct_values(y: np.ndarray, limit: int) -> np.ndarray | None:
-    """Sorted distinct values of ``y`` if there are at most ``limit``, else None.
-
-    One early-stopping pass for numeric and boolean arrays (the common binary case);
-    other dtypes go through :func:`distinct_values`.
-    """
-    if y.dtype.kind in "biuf" and y.dtype.itemsize <= 8:
-        found = first_distinct(np.ascontiguousarray(y), limit)
-        return np.sort(found) if found.shape[0] <= limit else None
-    classes = distinct_values(y)
-    return classes if classes.shape[0] <= limit else None
 
 
 def _is_continuous(classes: np.ndarray) -> bool:
@@ -265,12 +294,15 @@ def binary_target(
     accepted here (metrics that need both classes warn and return NaN).
     ``multiclass_hint`` is appended to the error for more than two classes.
     """
-    y = as_1d(y_true, name)
+    y = numbers_of_objects(as_1d(y_true, name))
     if y.dtype.kind == "f":
         _count_non_finite(y, name, "labels")
-    classes = few_distinct_values(y, 2)
-    if classes is None:  # more than two: find them all for the message
-        classes = distinct_values(y)
+    try:
+        classes = few_distinct_values(y, 2)
+        if classes is None:  # more than two: find them all for the message
+            classes = distinct_values(y)
+    except TypeError as error:  # objects that do not compare: 1 and "a"
+        raise mixed_labels_error(y, name) or error from error
     if _is_continuous(classes):
         example = classes[classes != np.round(classes)][0].item()
         raise ValueError(
@@ -353,35 +385,6 @@ def check_class_labels(y: np.ndarray, name: str) -> None:
 _BINARY_LABEL_SETS = (frozenset({0, 1}), frozenset({-1, 1}))
 
 
-def label_kind(array: np.ndarray) -> str:
-    """'numeric', 'string' or 'object' (other objects).
-
-    An object array (a pandas column of strings, say) is judged by its first element,
-    an O(1) look; a mixture of types is caught where the labels are compared.
-    """
-    if array.dtype.kind in "biuf":
-        return "numeric"
-    if array.dtype.kind in "US":
-        return "string"
-    first = array[0] if array.size else None
-    if isinstance(first, (str, bytes)):
-        return "string"
-    if isinstance(first, numbers.Number):
-        return "numeric"
-    return "object"
-
-
-def check_same_kind(first: np.ndarray, second: np.ndarray, names: tuple[str, str]) -> None:
-    """Raise if one array holds string labels and the other numbers."""
-    kinds = (label_kind(first), label_kind(second))
-    if set(kinds) == {"numeric", "string"}:
-        numeric, string = names if kinds[0] == "numeric" else names[::-1]
-        raise ValueError(
-            f"`{string}` holds string labels but `{numeric}` holds numbers; "
-            "labels must all be strings or all be numbers."
-        )
-
-
 def _label_array(values: Any, name: str) -> np.ndarray:
     """1-D labels of a label dtype; an object array of numbers becomes a numeric array."""
     array = as_1d(values, name)
@@ -390,11 +393,7 @@ def _label_array(values: Any, name: str) -> np.ndarray:
             f"`{name}` has dtype {array.dtype}; class labels must be integers, booleans, "
             "floats holding integers, or strings."
         )
-    if array.dtype == object and label_kind(array) == "numeric":
-        converted = np.asarray(array.tolist())  # a mixture stays object (or becomes text)
-        if converted.dtype.kind in "biuf":
-            array = converted
-    return array
+    return numbers_of_objects(array)
 
 
 def as_labels(values: Any, name: str = "y_true") -> np.ndarray:
@@ -520,7 +519,7 @@ def as_finite_array(values: Any, name: str, what: str = "values", max_ndim: int 
     A 1-D input stays 1-D.  ``what`` names the values in messages ("targets", "costs").
     """
     reject_sparse(values, name)
-    array = np.asarray(values)
+    array = numbers_of_objects(np.asarray(values))
     if array.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {array.dtype}.")
     if not 1 <= array.ndim <= max_ndim:

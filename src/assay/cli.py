@@ -1,4 +1,4 @@
-"""Command line: ``assay demo``, ``assay selfcheck``, ``assay --version``."""
+"""Command line: ``assay demo``, ``assay selfcheck``, ``assay rank``, ``assay --version``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from assay import _rank_cli
 from assay._version import __version__
 
 DEMO_SEED = 20261125
@@ -148,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     check_parser.add_argument("--n-trials", type=int, default=200)
     check_parser.add_argument("--seed", type=int, default=DEMO_SEED)
+    rank_parser = _rank_cli.add_parser(commands)
     arguments = parser.parse_args(argv)
     if arguments.command == "demo":
         if arguments.n_samples < 1:
@@ -157,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.n_trials < 1:
             parser.error("--n-trials must be at least 1")
         return selfcheck(arguments.n_trials, arguments.seed)
+    if arguments.command == "rank":
+        return _rank_cli.run(arguments, rank_parser)
     parser.print_help()
     return 0
 

@@ -272,7 +272,7 @@ def test_from_confusion_accepts_a_stack_of_matrices(data, n_stack):
         ({"y_true": ["a", "b"], "y_pred": [0, 1]}, "`y_true` holds string labels but `y_pred`"),
         (
             {"y_true": np.array(["a", 1], dtype=object), "y_pred": ["a", "b"]},
-            "mix labels of different types",
+            r"`y_true` mixes labels of different types, e\.g\. 'a' \(str\) and 1 \(int\)",
         ),
         (  # an object array is judged by its first element
             {"y_true": np.array(["a", 1], dtype=object), "y_pred": [0, 1]},

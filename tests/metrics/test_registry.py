@@ -41,6 +41,7 @@ NOT_SCALAR_METRICS = {
     "roc_curve",
     "precision_recall_curve",
     "det_curve",
+    "cumulative_gain_curve",
     "classification_report",
     "bayes_decision",
 }
@@ -79,6 +80,17 @@ def test_every_variant_is_a_valid_call(name) -> None:
         assert set(options) <= set(parameters), options
 
 
+def test_every_required_option_is_in_every_variant() -> None:
+    # an option without a default is declared in every variant (the lift's fraction);
+    # fbeta_score's beta and expected_cost's cost matrix are supplied by the tests
+    for name, declaration in METRICS.items():
+        parameters = list(inspect.signature(declaration.function).parameters.values())[2:]
+        required = {p.name for p in parameters if p.default is p.empty}
+        required -= {"beta", "cost_matrix"}
+        for options in declaration.variants:
+            assert required <= set(options), (name, options)
+
+
 def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ill-defined cases are compared as NaN
@@ -87,8 +99,8 @@ def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
 
 def _options(name: str, n_classes: int) -> dict[str, Any]:
     """Keyword options that make every declared metric defined on multi-class data."""
-    options: dict[str, Any] = {}
     declaration = METRICS[name]
+    options: dict[str, Any] = dict(declaration.variants[0])  # holds any required option
     if "average" in declaration.confusion_options:
         options.update(average="macro", zero_division=0.0)
     if "beta" in declaration.confusion_options:

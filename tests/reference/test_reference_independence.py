@@ -119,6 +119,8 @@ def test_every_public_name_is_exported() -> None:
         "average_precision_score",
         "pr_auc_score",
         "equal_error_rate",
+        "lift_score",
+        "cumulative_gain_curve",
         "confusion_matrix",
         "accuracy_score",
         "error_rate",

@@ -3,6 +3,8 @@ reproducibility, and bad input."""
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import numpy as np
 import pytest
@@ -53,6 +55,12 @@ def naive_ranking_metric(y, s, sample_weight, name, **options):
     if name == "pr_auc_score" and options["method"] == "interpolated":
         envelope = np.maximum.accumulate(precision[::-1])[::-1]
         return float(np.sum((recall - recall_before) * envelope))
+    if name == "lift_score":  # the tie group straddling the cut counts in proportion
+        cut = options["fraction"] * (p + n)
+        size = positive + negative
+        above = np.concatenate([[0.0], np.cumsum(size)[:-1]])
+        inside = np.clip(cut - above, 0.0, size)
+        return float(np.sum(positive * inside / size) / p / options["fraction"])
     if name == "pr_auc_score" and options["method"] == "11-point":
         # recall >= i / 10 compared as 10 TP >= i P (integer counts: exact)
         levels = [precision[10 * tp >= i * p] for i in range(11)]
@@ -206,6 +214,36 @@ def test_unit_counts_reproduce_the_plain_kernels_exactly():
     for name, options in NAIVE_CASES:
         value = pieces.scan(scan_options(name, options), positive, negative, True)
         assert value == getattr(assay, name)(y, s, **options)
+
+
+def test_lift_takes_the_streaming_paths(monkeypatch):
+    # bootstrap, compare and permutation_test find the lift's scan in the registry: the
+    # generic paths (the metric called on every replicate) are never reached
+    from assay.resampling import _bootstrap, _compare, _permutation
+
+    def generic(*args, **kwargs):
+        raise AssertionError("the generic path was taken")
+
+    monkeypatch.setattr(_bootstrap, "_rows_distribution", generic)
+    monkeypatch.setattr(_compare, "_rows_pairs", generic)
+    monkeypatch.setattr(_permutation, "_rows_null", generic)
+    y, s = binormal_scores(3000, rng=4)
+    weaker = s + np.random.default_rng(5).normal(size=s.shape)
+    result = assay.bootstrap(assay.lift_score, y, s, fraction=0.1, n_resamples=100, rng=2)
+    assert result.estimate == assay.lift_score(y, s, 0.1)
+    # the range is [0, 1 / fraction], not the unit interval: nothing is clipped at 1
+    assert 1.0 < result.confidence_interval.low < result.estimate
+    assert result.estimate < result.confidence_interval.high <= 10.0
+    partial = functools.partial(assay.lift_score, fraction=0.1)
+    again = assay.bootstrap(partial, y, s, n_resamples=100, rng=2)
+    np.testing.assert_array_equal(again.bootstrap_distribution, result.bootstrap_distribution)
+    compared = assay.compare(assay.lift_score, y, s, weaker, fraction=0.1, n_resamples=50, rng=3)
+    assert compared.difference == assay.lift_score(y, s, 0.1) - assay.lift_score(y, weaker, 0.1)
+    permuted = assay.compare(assay.lift_score, y, s, weaker, fraction=0.1, n_resamples=50,
+                             rng=3, method="permutation")  # fmt: skip
+    assert permuted.difference == compared.difference
+    tested = assay.permutation_test(assay.lift_score, y, s, fraction=0.1, n_resamples=50, rng=3)
+    assert np.all(tested.null_distribution < result.estimate)
 
 
 def test_same_seed_same_result_and_different_seed_differs():

@@ -120,17 +120,31 @@ def ensure_fresh(cache_directory: Path, source_directory: Path) -> None:
         drop_stale_cache(cache_directory, source_directory)
 
 
+def _is_internal_frame(frame: Any) -> bool:
+    """A frame of the import machinery, which :func:`warnings.warn` does not count."""
+    filename = frame.f_code.co_filename
+    return "importlib" in filename and "_bootstrap" in filename
+
+
 def user_stacklevel() -> int:
-    """``stacklevel`` of the first caller outside assay and Numba (for ``warnings.warn``)."""
+    """``stacklevel`` of the first caller outside assay and Numba (for ``warnings.warn``).
+
+    Counted as :func:`warnings.warn` counts: frames of the import machinery are skipped,
+    so a warning raised while ``import assay`` runs points at the user's import line.
+    """
     frame = sys._getframe(1)
     level = 1
-    while frame.f_back is not None:
+    while True:
         module = frame.f_globals.get("__name__", "")
         if module.partition(".")[0] not in ("assay", "numba"):
-            break
-        frame = frame.f_back
+            return level
+        caller = frame.f_back
+        while caller is not None and _is_internal_frame(caller):
+            caller = caller.f_back
+        if caller is None:
+            return level
+        frame = caller
         level += 1
-    return level
 
 
 class RecoveringCache(FunctionCache):

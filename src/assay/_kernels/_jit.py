@@ -80,7 +80,7 @@ if not CACHE:
         "Numba's user cache directory are read-only); every new process will "
         "recompile them. Set NUMBA_CACHE_DIR to a writable directory to fix this.",
         CompilationCacheWarning,
-        stacklevel=2,
+        stacklevel=user_stacklevel(),  # the user's `import assay`, not an assay module
     )
 
 # -- the threading layer -----------------------------------------------------------------

@@ -12,7 +12,8 @@ lookup table ``value - low -> class index``, and :func:`confusion_counts` /
 kernels then run with ``low = 0`` and the identity lookup.
 
 The matrix is indexed ``[true class, predicted class]``.  Unweighted counts are exact
-int64; weighted sums are float64 accumulated in row order (deterministic).
+int64; weighted sums have the weights' dtype: exact int64 for integer weights, float64
+accumulated in row order (deterministic) otherwise.
 """
 
 from __future__ import annotations
@@ -70,12 +71,13 @@ def span_confusion_counts(
 def span_confusion_weights(
     y_true: np.ndarray, y_pred: np.ndarray, weights: np.ndarray, low: int, span: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(span, span) float64 weight sums and int64 counts of the label pairs.
+    """(span, span) weight sums (of the weights' dtype: float64, or int64 for integer
+    weights, exact) and int64 counts of the label pairs.
 
     Indexed like :func:`span_confusion_counts`; the counts tell which labels occur at all
     (a zero-weight row still brings its labels in).
     """
-    sums = np.zeros((_LANES, span * span), dtype=np.float64)
+    sums = np.zeros((_LANES, span * span), dtype=weights.dtype)
     counts = np.zeros((_LANES, span * span), dtype=np.int64)
     n = y_true.shape[0]
     n_blocked = n - n % _LANES
@@ -132,9 +134,10 @@ def confusion_weights(
     low: int,
     n_classes: int,
 ) -> np.ndarray:
-    """(n_classes, n_classes) float64 weight sums, indexed like :func:`confusion_counts`."""
+    """(n_classes, n_classes) weight sums (float64, or int64 for integer weights),
+    indexed like :func:`confusion_counts`."""
     k = n_classes
-    lanes = np.zeros((_LANES, k * k), dtype=np.float64)
+    lanes = np.zeros((_LANES, k * k), dtype=weights.dtype)
     n = y_true.shape[0]
     n_blocked = n - n % _LANES
     for start in range(0, n_blocked, _LANES):

@@ -26,6 +26,7 @@ import numpy as np
 
 from assay._kernels._jit import jit
 from assay._kernels.atoms import next_tie_group
+from assay._kernels.ranking import DROP_NONE, curve_piece
 from assay._kernels.scans import (
     Context,
     below_combine,
@@ -155,6 +156,54 @@ def scan_pieces(options, positive, negative, cuts, integer_counts):
                            cuts[j + 1], above_positive[j], above_negative[j])  # fmt: skip
         state = scan_combine(options, state, lower)
     return scan_finish(options, context, state)
+
+
+@jit
+def curve_pieces(scores, positive, negative, cuts, mode):
+    """The kept curve points of all atoms, piece by piece (``cuts``: 0, ..., m).
+
+    The serial reference of a piecewise curve: the prefix of the pieces' totals, each
+    piece's points from its prefix and one atom of lookahead (:func:`curve_piece`),
+    concatenated in order.  Returns ``(thresholds, tp, fp)``.
+    """
+    m = scores.shape[0]
+    if m <= 2:
+        mode = DROP_NONE
+    n_pieces = cuts.shape[0] - 1
+    none = np.empty(0, dtype=np.float64)
+    counts = np.zeros(n_pieces, dtype=np.int64)
+    above_positive = np.zeros(n_pieces + 1, dtype=np.float64)
+    above_negative = np.zeros(n_pieces + 1, dtype=np.float64)
+    for j in range(n_pieces):
+        piece_positive, piece_negative = piece_totals(positive, negative, cuts[j], cuts[j + 1])
+        above_positive[j + 1] = above_positive[j] + piece_positive
+        above_negative[j + 1] = above_negative[j] + piece_negative
+    afters = np.full((n_pieces, 2), -1.0)
+    for j in range(n_pieces):
+        if cuts[j + 1] < m:  # the next atom (of the next non-empty piece)
+            afters[j, 0] = positive[cuts[j + 1]]
+            afters[j, 1] = negative[cuts[j + 1]]
+    for j in range(n_pieces):
+        start, end = cuts[j], cuts[j + 1]
+        counts[j] = curve_piece(scores[start:end], positive[start:end], negative[start:end],
+                                above_positive[j], above_negative[j], (afters[j, 0], afters[j, 1]),
+                                mode, none, none, none)  # fmt: skip
+    total = 0
+    for j in range(n_pieces):
+        total += counts[j]
+    thresholds = np.empty(total, dtype=np.float64)
+    true_positives = np.empty(total, dtype=np.float64)
+    false_positives = np.empty(total, dtype=np.float64)
+    offset = 0
+    for j in range(n_pieces):
+        start, end = cuts[j], cuts[j + 1]
+        stop = offset + counts[j]
+        curve_piece(scores[start:end], positive[start:end], negative[start:end],
+                    above_positive[j], above_negative[j], (afters[j, 0], afters[j, 1]), mode,
+                    thresholds[offset:stop], true_positives[offset:stop],
+                    false_positives[offset:stop])  # fmt: skip
+        offset = stop
+    return thresholds, true_positives, false_positives
 
 
 @jit

@@ -172,27 +172,6 @@ def sort_with_weights(negated_scores, weights):
         bits[i] = original ^ _SIGN  # negate
 
 
-@jit
-def cumulative_counts(a, b, wa, wb, use_weights):
-    """Per tie group: threshold, TP_k and FP_k (cumulative), highest threshold first."""
-    m = count_tie_groups(a, b)
-    thresholds = np.empty(m, dtype=np.float64)
-    true_positives = np.empty(m, dtype=np.float64)
-    false_positives = np.empty(m, dtype=np.float64)
-    i = 0
-    j = 0
-    tp = 0.0
-    fp = 0.0
-    for k in range(m):
-        value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
-        tp += p
-        fp += q
-        thresholds[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
-        true_positives[k] = tp
-        false_positives[k] = fp
-    return thresholds, true_positives, false_positives
-
-
 DROP_NONE = 0
 DROP_COLLINEAR = 1  # ROC: keep a point where a second difference of FP or TP is non-zero
 DROP_FLAT_RECALL = 2  # PR/DET: keep a point where TP changes on one side of it
@@ -205,6 +184,14 @@ def _keep_point(mode, tp0, fp0, tp1, fp1, tp2, fp2):
         # np.diff(x, 2) evaluated the same way: (x2 - x1) - (x1 - x0)
         return ((fp2 - fp1) - (fp1 - fp0)) != 0.0 or ((tp2 - tp1) - (tp1 - tp0)) != 0.0
     return tp1 != tp0 or tp2 != tp1
+
+
+@jit
+def _emit(write, out_t, out_tp, out_fp, at, threshold, tp, fp):
+    if write:
+        out_t[at] = threshold
+        out_tp[at] = tp
+        out_fp[at] = fp
 
 
 @jit
@@ -235,10 +222,8 @@ def _walk_kept_points(a, b, wa, wb, use_weights, mode, m, offset, out_t, out_tp,
             or not drop
             or _keep_point(mode, previous_tp, previous_fp, current_tp, current_fp, tp, fp)
         ):
-            if write:
-                out_t[offset + kept] = current_threshold
-                out_tp[offset + kept] = current_tp
-                out_fp[offset + kept] = current_fp
+            _emit(write, out_t, out_tp, out_fp, offset + kept, current_threshold, current_tp,
+                  current_fp)  # fmt: skip
             kept += 1
         previous_tp = current_tp
         previous_fp = current_fp
@@ -246,11 +231,58 @@ def _walk_kept_points(a, b, wa, wb, use_weights, mode, m, offset, out_t, out_tp,
         current_fp = fp
         current_threshold = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
     if m > 0:
-        if write:
-            out_t[offset + kept] = current_threshold
-            out_tp[offset + kept] = current_tp
-            out_fp[offset + kept] = current_fp
+        _emit(write, out_t, out_tp, out_fp, offset + kept, current_threshold, current_tp,
+              current_fp)  # fmt: skip
         kept += 1
+    return kept
+
+
+@jit
+def curve_piece(scores, positive, negative, tp, fp, after, mode, out_t, out_tp, out_fp):
+    """The kept curve points of one piece of the atoms, from the weight above it.
+
+    The piecewise form of :func:`curve_points` (the scan contract of
+    :mod:`assay._kernels.pieces`, for a curve): ``scores``, ``positive``, ``negative``
+    are the piece's atoms (scores descending, each of positive weight); ``tp``, ``fp``
+    the exclusive prefix, the weight of every atom above the piece -- which is also the
+    point just before its first atom.  ``after`` is ``(p, q)`` of the first atom of the
+    next piece, or ``(-1.0, -1.0)`` for the last piece: the one atom of lookahead that
+    the drop rule needs.  ``mode`` is the drop rule, DROP_NONE when the whole curve has
+    at most two points.  The first and the last point of the curve are always kept; the
+    first is the one with nothing above it (``tp == fp == 0``: atoms weigh more than 0).
+
+    Writes the kept points (threshold, TP, FP) when the arrays are non-empty; returns
+    how many there are.  With integer counts the points are bit-identical to the
+    one-piece curve, whatever the split.
+    """
+    write = out_t.shape[0] > 0
+    m = scores.shape[0]
+    last_piece = after[0] < 0.0
+    kept = 0
+    previous_tp = tp
+    previous_fp = fp
+    for k in range(m):
+        current_tp = previous_tp + positive[k]
+        current_fp = previous_fp + negative[k]
+        if k + 1 < m:
+            next_tp = current_tp + positive[k + 1]
+            next_fp = current_fp + negative[k + 1]
+        else:
+            next_tp = current_tp + after[0]
+            next_fp = current_fp + after[1]
+        keep = (
+            mode == DROP_NONE
+            or (k == 0 and tp == 0.0 and fp == 0.0)
+            or (k + 1 == m and last_piece)
+            or _keep_point(
+                mode, previous_tp, previous_fp, current_tp, current_fp, next_tp, next_fp
+            )
+        )
+        if keep:
+            _emit(write, out_t, out_tp, out_fp, kept, scores[k], current_tp, current_fp)
+            kept += 1
+        previous_tp = current_tp
+        previous_fp = current_fp
     return kept
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from assay._results._base import (
     ConfidenceInterval,
     ConfusionAtThresholds,
+    CumulativeGainCurve,
     DetCurve,
     PrecisionRecallCurve,
     RocCurve,
@@ -29,6 +30,7 @@ from assay._results._protocols import (
     CrossValidationResult,
     ModelComparisonResult,
 )
+from assay._results._rank_models import RankModelsResult
 from assay._results._ranks import FriedmanResult, PosthocResult
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "ConfidenceInterval",
     "ConfusionAtThresholds",
     "CrossValidationResult",
+    "CumulativeGainCurve",
     "DetCurve",
     "FriedmanResult",
     "IntervalResult",
@@ -47,6 +50,7 @@ __all__ = [
     "PermutationTestResult",
     "PosthocResult",
     "PrecisionRecallCurve",
+    "RankModelsResult",
     "RocCurve",
     "TestResult",
 ]

@@ -37,6 +37,15 @@ class DetCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+class CumulativeGainCurve(NamedTuple):
+    """Cumulative gain curve: the top ``fraction[i]`` of the population, by weight, holds
+    ``gain[i]`` of the positive weight (``score >= thresholds[i]``)."""
+
+    fraction: np.ndarray
+    gain: np.ndarray
+    thresholds: np.ndarray
+
+
 class ConfusionAtThresholds(NamedTuple):
     """Cutoff table: the binary confusion matrix at every distinct threshold."""
 

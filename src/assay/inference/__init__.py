@@ -20,9 +20,11 @@ from assay.inference._fold_tests import (
 )
 from assay.inference._multiple_testing import adjust_pvalues
 from assay.inference._posthoc import bonferroni_dunn, nemenyi
+from assay.inference._rank_models import rank_models
 from assay.inference._ranks import friedman
 from assay.inference._sign_tests import sign_test, wilcoxon_signed_rank
 from assay.resampling import bootstrap, compare, permutation_test
+from assay.resampling._bands import precision_recall_band, roc_band
 
 __all__ = [
     "adjust_pvalues",
@@ -44,7 +46,10 @@ __all__ = [
     "nemenyi",
     "paired_ttest",
     "permutation_test",
+    "precision_recall_band",
     "proportion_ci",
+    "rank_models",
+    "roc_band",
     "sign_test",
     "ttest_5x2cv",
     "welch_ttest",

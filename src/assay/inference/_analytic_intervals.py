@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 import types
 import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import betaincinv, ndtri, stdtrit
+from scipy.special import ndtri, stdtrit
 
+from assay._distributions import beta_quantile
 from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval, IntervalResult
+from assay._scaling import mean_and_deviation
 from assay._validation import as_finite_array, check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.metrics._confusion import labelled_confusion
@@ -46,6 +49,7 @@ MEAN_METHODS = ("t", "normal")
 
 # A warning raised in a helper called by a public function points at the user's call.
 _USER_CALL_STACKLEVEL = 3
+_LARGEST_COUNT = sys.float_info.max  # larger counts do not convert to float64
 
 
 # --- Input checks ---------------------------------------------------------------------
@@ -83,6 +87,11 @@ def _counts(k: Any, n: Any, k_name: str = "k", n_name: str = "n") -> tuple[int, 
     trials = _as_count(n, n_name)
     if trials == 0:
         raise ValueError(f"`{n_name}` must be at least 1 (the number of trials); got 0.")
+    if trials > _LARGEST_COUNT:
+        raise ValueError(
+            f"`{n_name}` has {len(str(trials))} digits, beyond the float64 range (about "
+            "1.8e308); the interval is computed in floating point."
+        )
     if successes > trials:
         raise ValueError(
             f"`{k_name}` = {successes} exceeds `{n_name}` = {trials}; a count of successes "
@@ -104,12 +113,15 @@ def _wilson_bounds(k: int, n: int, z: float) -> tuple[float, float]:
 
     The upper root is a sum of positive terms; the lower one is taken from the product
     of the roots, ``(k/n)^2 / (1 + z^2/n)``, so neither suffers cancellation.  At
-    ``k = 0`` the lower root is exactly 0, at ``k = n`` the upper root exactly 1.
+    ``k = 0`` the lower root is exactly 0, at ``k = n`` the upper root exactly 1.  Both
+    are written in ``k/n``, ``(n - k)/n`` and ``1/n`` (correctly rounded quotients of
+    the integers), so counts near the float64 limit do not overflow.
     """
     z2 = z * z
-    spread = z * math.sqrt(z2 + 4.0 * k * (n - k) / n)
-    upper = 1.0 if k == n else (2.0 * k + z2 + spread) / (2.0 * (n + z2))
-    lower = 0.0 if k == 0 else (k * (k / n)) / ((n + z2) * upper)
+    p, q, inverse = k / n, (n - k) / n, 1 / n
+    spread = z * math.sqrt(inverse) * math.sqrt(z2 * inverse + 4.0 * p * q)
+    upper = 1.0 if k == n else (2.0 * p + z2 * inverse + spread) / (2.0 * (1.0 + z2 * inverse))
+    lower = 0.0 if k == 0 else (p * p) / ((1.0 + z2 * inverse) * upper)
     return lower, upper
 
 
@@ -120,11 +132,15 @@ def _proportion_bounds(
     alpha = 1.0 - confidence_level
     p = k / n
     if method == "clopper_pearson":
-        low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, alpha / 2.0))
-        high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - alpha / 2.0))
+        low = 0.0 if k == 0 else beta_quantile(k, n - k + 1, alpha / 2.0)
+        high = 1.0 if k == n else beta_quantile(k + 1, n - k, 1.0 - alpha / 2.0)
     elif method == "jeffreys":
-        low = 0.0 if k == 0 else float(betaincinv(k + 0.5, n - k + 0.5, alpha / 2.0))
-        high = 1.0 if k == n else float(betaincinv(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0))
+        low = 0.0 if k == 0 else beta_quantile(k + 0.5, n - k + 0.5, alpha / 2.0)
+        high = 1.0 if k == n else beta_quantile(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0)
+    if method in ("clopper_pearson", "jeffreys"):
+        # the true bounds enclose k/n; for counts beyond 2**106 they lie within a unit
+        # in the last place of it, which rounding of the float shape parameters can cross
+        low, high = min(low, p), max(high, p)
     else:
         z = _normal_quantile(confidence_level)
         if method == "wilson":
@@ -278,10 +294,14 @@ default='wilson'
 # --- Error rate of predictions --------------------------------------------------------
 
 
-def _frequency_weights(sample_weight: Any) -> None:
-    """Raise unless every (already validated) weight is a whole number."""
-    weights = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-    fractional = weights != np.round(weights)
+def _frequency_weights(sample_weight: Any) -> Any:
+    """Whole-number weights as int64 (exact counts, their sums too); raise for fractional
+    ones.  Anything else is returned as it is, for the weight checks to refuse."""
+    weights = np.asarray(sample_weight)
+    if weights.dtype.kind != "f":
+        return sample_weight
+    weights = weights.astype(np.float64)  # float16: 2**62 and the sum overflow in it
+    fractional = np.isfinite(weights) & (weights != np.round(weights))
     n_fractional = int(np.count_nonzero(fractional))
     if n_fractional:
         example = weights[fractional][0].item()
@@ -290,6 +310,10 @@ def _frequency_weights(sample_weight: Any) -> None:
             "error_rate_ci reads weights as frequencies (repeat counts), which must be "
             "whole numbers."
         )
+    in_range = np.isfinite(weights) & (np.abs(weights) < 2.0**62)
+    if weights.size and bool(np.all(in_range)) and float(np.sum(weights)) < 2.0**62:
+        return weights.astype(np.int64)  # whole floats are exact integers
+    return sample_weight
 
 
 def error_rate_ci(
@@ -361,14 +385,15 @@ default='wilson'
     >>> [round(bound, 4) for bound in result.confidence_interval]
     [0.0567, 0.5098]
     """
-    confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
-    if sample_weight is not None:
-        _frequency_weights(sample_weight)
+    frequencies = None if sample_weight is None else _frequency_weights(sample_weight)
+    matrix = labelled_confusion(y_true, y_pred, sample_weight=frequencies).matrix
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", PROPORTION_METHODS)
-    matrix = confusion.matrix
-    n = round(float(matrix.sum()))
-    n_errors = n - round(float(np.trace(matrix)))
+    if matrix.dtype.kind == "i":  # exact counts, also beyond 2**53
+        n, n_errors = int(matrix.sum()), int(matrix.sum() - np.trace(matrix))
+    else:  # whole weights too large for int64: float sums
+        n = round(float(matrix.sum()))
+        n_errors = n - round(float(np.trace(matrix)))
     if method == "normal" and n_errors in (0, n):
         _warn_zero_width_wald(f"{n_errors} misclassified of {n} examples")
     return _proportion_result(n_errors, n, confidence_level, method, {"n_errors": n_errors})
@@ -467,7 +492,7 @@ def mean_ci(values: Any, *, confidence_level: float = 0.95, method: str = "t") -
         )
         mean, standard_deviation = float(scores[0]), 0.0
     else:
-        mean, standard_deviation = float(np.mean(scores)), float(np.std(scores, ddof=1))
+        mean, standard_deviation = mean_and_deviation(scores)  # no overflow near 1e300
     standard_error = standard_deviation / math.sqrt(k)
     half_width = critical_value * standard_error
     details.update(critical_value=critical_value, standard_deviation=standard_deviation)

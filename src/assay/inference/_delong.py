@@ -24,6 +24,7 @@ from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
 from assay._procedure_checks import check_confidence_level
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
+from assay._scaling import power_of_two_scale
 from assay._validation import (
     as_sample_weight,
     as_scores,
@@ -81,7 +82,7 @@ def _paired_inputs(
 
 def _weight_scale(weights: np.ndarray) -> float:
     """A power of two taking the largest weight into [0.5, 1) (exact; keeps P N finite)."""
-    return float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
+    return power_of_two_scale(float(weights.max()))
 
 
 class _Placements:
@@ -95,15 +96,19 @@ class _Placements:
         if weights is None:
             self.aucs, self.v10, self.v01 = kernel(scores, positive, _EMPTY, False)
             self.positive_weights = self.negative_weights = _EMPTY
-            self.n_positive = float(self.v10.shape[1])
-            self.n_negative = float(self.v01.shape[1])
+            self.n_positive = self.scaled_positive = float(self.v10.shape[1])
+            self.n_negative = self.scaled_negative = float(self.v01.shape[1])
         else:
-            scaled = weights * _weight_scale(weights)
+            scale = _weight_scale(weights)
+            scaled = weights * scale
             self.aucs, self.v10, self.v01 = kernel(scores, positive, scaled, True)
-            self.positive_weights = np.ascontiguousarray(weights[positive])
-            self.negative_weights = np.ascontiguousarray(weights[~positive])
-            self.n_positive = float(self.positive_weights.sum())
-            self.n_negative = float(self.negative_weights.sum())
+            # the sums of squares use the scaled weights (weights of 1e300 overflow them)
+            self.positive_weights = np.ascontiguousarray(scaled[positive])
+            self.negative_weights = np.ascontiguousarray(scaled[~positive])
+            self.scaled_positive = float(self.positive_weights.sum())
+            self.scaled_negative = float(self.negative_weights.sum())
+            self.n_positive = self.scaled_positive / scale
+            self.n_negative = self.scaled_negative / scale
 
     @property
     def defined(self) -> bool:
@@ -125,10 +130,12 @@ class _Placements:
         s01, d01 = kernels.weighted_cross_products(
             self.v01, self.aucs, self.negative_weights, self.weighted
         )
-        covariance: np.ndarray = s10 / ((u - 1.0) * u) + s01 / ((w - 1.0) * w)
+        # S / U is free of the weights' scale; (U - 1) U itself overflows for large U
+        u_scaled, w_scaled = self.scaled_positive, self.scaled_negative
+        covariance: np.ndarray = s10 / u_scaled / (u - 1.0) + s01 / w_scaled / (w - 1.0)
         difference = _NAN
         if self.aucs.shape[0] >= 2:
-            difference = d10 / ((u - 1.0) * u) + d01 / ((w - 1.0) * w)
+            difference = d10 / u_scaled / (u - 1.0) + d01 / w_scaled / (w - 1.0)
         return covariance, difference
 
 

@@ -20,6 +20,7 @@ from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
+from assay._scaling import mean_and_deviation, scale_if_extreme
 from assay._validation import as_finite_array, check_same_length
 from assay.exceptions import DegenerateDataWarning
 
@@ -38,13 +39,43 @@ def _scores(values: Any, name: str) -> np.ndarray:
     return as_finite_array(values, name, what="scores", max_ndim=1)
 
 
-def _paired_differences(a: Any, b: Any) -> np.ndarray:
-    """``a - b`` for two finite 1-D arrays of the same length, at least 2."""
+def _common_scale(*arrays: np.ndarray) -> float:
+    """One power of two for extreme scores (1.0 in the ordinary range): tests and
+    intervals are computed on the scaled scores, estimates divided by it afterwards."""
+    return scale_if_extreme(max(float(np.max(np.abs(array))) for array in arrays))
+
+
+def _paired_scores(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two finite 1-D arrays of the same length, at least 2."""
     first, second = _scores(a, "a"), _scores(b, "b")
     n = check_same_length(a=first, b=second)
     if n < 2:
         raise ValueError(f"`a` and `b` hold {n} paired value; at least 2 are needed.")
-    return first - second
+    return first, second
+
+
+def _paired_differences(a: Any, b: Any) -> np.ndarray:
+    """``a - b`` for two finite 1-D arrays of the same length, at least 2 (for the sign
+    tests: only the signs and the order of the differences matter).
+
+    Where a difference overflows (scores beyond 2**1023 of opposite signs), every
+    difference is taken as ``a/2 - b/2`` instead: the same signs and order, as halving
+    is exact above the subnormals.
+    """
+    first, second = _paired_scores(a, b)
+    with np.errstate(over="ignore"):
+        differences = first - second
+    if np.all(np.isfinite(differences)):
+        return differences
+    return first * 0.5 - second * 0.5
+
+
+def _scaled_differences(a: Any, b: Any) -> tuple[np.ndarray, float]:
+    """``a - b`` times a power of two (1 in the ordinary range), and that power of two:
+    differences of scores near 1e308 do not overflow, and neither do their squares."""
+    first, second = _paired_scores(a, b)
+    scale = _common_scale(first, second)
+    return first * scale - second * scale, scale
 
 
 def _warn_constant(what: str, identical: bool, stacklevel: int) -> None:
@@ -110,21 +141,6 @@ def _all_equal(values: np.ndarray) -> bool:
     return bool(np.all(values == values.flat[0]))
 
 
-def _mean_and_variance(values: np.ndarray) -> tuple[float, float]:
-    """Mean and sample variance (``ddof = 1``), accurate for nearly constant values.
-
-    The values are shifted by the first one before the two-pass computation: values
-    within a factor of 2 of it subtract exactly (Sterbenz), so the small deviations of
-    nearly equal scores are not lost to cancellation.
-    """
-    shift = float(values[0])
-    shifted = values - shift
-    mean_shifted = float(np.mean(shifted))
-    deviations = shifted - mean_shifted
-    variance = float(np.dot(deviations, deviations)) / (values.shape[0] - 1)
-    return shift + mean_shifted, variance
-
-
 def paired_ttest(
     a: Any, b: Any, *, alternative: str = "two-sided", confidence_level: float = 0.95
 ) -> TestResult:
@@ -188,12 +204,14 @@ def paired_ttest(
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    differences = _paired_differences(a, b)
+    differences, scale = _scaled_differences(a, b)
     n = differences.shape[0]
-    mean, variance = _mean_and_variance(differences)
+    # mean and standard deviation without overflow (the variance of scores near 1e300
+    # is not a float64), accurate for nearly constant values
+    mean, deviation = mean_and_deviation(differences)
     return _t_result(
-        mean,
-        math.sqrt(variance / n),
+        mean / scale,
+        deviation / math.sqrt(n) / scale,
         float(n - 1),
         degenerate=_all_equal(differences),
         identical=not np.any(differences),
@@ -270,19 +288,23 @@ def welch_ttest(
         if sample.shape[0] < 2:
             raise ValueError(f"`{name}` holds {sample.shape[0]} value; at least 2 are needed.")
     n_a, n_b = first.shape[0], second.shape[0]
-    mean_a, variance_a = _mean_and_variance(first)
-    mean_b, variance_b = _mean_and_variance(second)
-    share_a, share_b = variance_a / n_a, variance_b / n_b
+    scale = _common_scale(first, second)
+    first, second = first * scale, second * scale
+    mean_a, deviation_a = mean_and_deviation(first)
+    mean_b, deviation_b = mean_and_deviation(second)
+    error_a, error_b = deviation_a / math.sqrt(n_a), deviation_b / math.sqrt(n_b)
+    largest = max(error_a, error_b)  # the shares relative to it cannot overflow
     degenerate = _all_equal(first) and _all_equal(second)
     if degenerate:
         df = math.nan
         estimate = float(first[0] - second[0])
     else:
+        share_a, share_b = (error_a / largest) ** 2, (error_b / largest) ** 2
         df = (share_a + share_b) ** 2 / (share_a**2 / (n_a - 1) + share_b**2 / (n_b - 1))
         estimate = mean_a - mean_b
     return _t_result(
-        estimate,
-        math.sqrt(share_a + share_b),
+        estimate / scale,
+        math.hypot(error_a, error_b) / scale,
         df,
         degenerate=degenerate,
         identical=degenerate and estimate == 0.0,
@@ -374,13 +396,13 @@ def corrected_resampled_ttest(
             raise ValueError(f"`{name}` must be a positive number; got {value!r}.")
         sizes.append(float(value))
     train_size, test_size = sizes
-    differences = _paired_differences(a, b)
+    differences, scale = _scaled_differences(a, b)
     n = differences.shape[0]
     factor = 1.0 / n + test_size / train_size
-    mean, variance = _mean_and_variance(differences)
+    mean, deviation = mean_and_deviation(differences)
     return _t_result(
-        mean,
-        math.sqrt(factor * variance),
+        mean / scale,
+        math.sqrt(factor) * deviation / scale,
         float(n - 1),
         degenerate=_all_equal(differences),
         identical=not np.any(differences),
@@ -391,8 +413,9 @@ def corrected_resampled_ttest(
     )
 
 
-def _five_by_two(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Differences ``p`` of shape (5, 2) and the per-replication variances ``s^2``."""
+def _five_by_two(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, float]:
+    """Differences ``p`` of shape (5, 2), the per-replication variances ``s^2`` (both of
+    the scores times a power of two when they are extreme) and that power of two."""
     first = as_finite_array(a, "a", what="scores")
     second = as_finite_array(b, "b", what="scores")
     for name, array in (("a", first), ("b", second)):
@@ -401,10 +424,19 @@ def _five_by_two(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
                 f"`{name}` must have shape (5, 2) (5 replications of 2-fold "
                 f"cross-validation); got shape {array.shape}."
             )
-    differences = first - second
+    scale = _common_scale(first, second)
+    differences = first * scale - second * scale
     # (p1 - m)^2 + (p2 - m)^2 with m = (p1 + p2) / 2 is (p1 - p2)^2 / 2
     variances = (differences[:, 0] - differences[:, 1]) ** 2 / 2.0
-    return differences, variances
+    return differences, variances, scale
+
+
+def _unscaled_variances(variances: np.ndarray, scale: float) -> np.ndarray:
+    """The ``s_i^2`` in the units of the scores (infinite only beyond float64)."""
+    if scale == 1.0:
+        return variances
+    with np.errstate(over="ignore"):
+        return (variances / scale) / scale
 
 
 def ttest_5x2cv(a: Any, b: Any, *, alternative: str = "two-sided") -> TestResult:
@@ -464,17 +496,20 @@ def ttest_5x2cv(a: Any, b: Any, *, alternative: str = "two-sided") -> TestResult
     (2.2361, 5.0)
     """
     alternative = check_alternative(alternative)
-    differences, variances = _five_by_two(a, b)
+    differences, variances, scale = _five_by_two(a, b)
     return _t_result(
-        float(differences[0, 0]),
-        math.sqrt(float(variances.sum()) / 5.0),
+        float(differences[0, 0]) / scale,
+        math.sqrt(float(variances.sum()) / 5.0) / scale,
         5.0,
         degenerate=bool(np.all(differences[:, 0] == differences[:, 1])),
         identical=not np.any(differences),
         alternative=alternative,
         confidence_level=None,
         method="5x2cv paired t-test",
-        details={"mean_difference": float(differences.mean()), "variances": variances},
+        details={
+            "mean_difference": float(differences.mean()) / scale,
+            "variances": _unscaled_variances(variances, scale),
+        },
     )
 
 
@@ -528,10 +563,10 @@ def ftest_5x2cv(a: Any, b: Any) -> TestResult:
     >>> round(result.statistic, 4), result.df
     (2.7778, (10.0, 5.0))
     """
-    differences, variances = _five_by_two(a, b)
-    denominator = 2.0 * float(variances.sum())
-    estimate = float(differences.mean())
-    details = {"variances": variances}
+    differences, variances, scale = _five_by_two(a, b)
+    denominator = 2.0 * float(variances.sum())  # F is a ratio: computed on scaled scores
+    estimate = float(differences.mean()) / scale
+    details = {"variances": _unscaled_variances(variances, scale)}
     if denominator == 0.0:
         identical = not np.any(differences != 0.0)
         _warn_constant("5x2cv F-test", identical, stacklevel=3)

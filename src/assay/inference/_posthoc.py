@@ -191,6 +191,11 @@ def nemenyi(
     )
 
 
+def bonferroni_dunn_critical_value(alpha: float, n_models: int) -> float:
+    """``q_alpha = z_{1 - alpha / (2 (k - 1))}`` of the Bonferroni-Dunn test (k models)."""
+    return -float(special.ndtri(alpha / (2.0 * (n_models - 1))))
+
+
 def _control_index(control: Any, names: tuple[str, ...]) -> int:
     k = len(names)
     if isinstance(control, numbers.Integral) and not isinstance(control, bool | np.bool_):
@@ -283,7 +288,7 @@ def bonferroni_dunn(
     control_index = _control_index(control, names)
     average_ranks = ranks.mean(axis=0)
     standard_error = math.sqrt(k * (k + 1) / (6.0 * n))
-    critical_value = -float(special.ndtri(alpha / (2.0 * (k - 1))))
+    critical_value = bonferroni_dunn_critical_value(alpha, k)
     critical_difference = critical_value * standard_error
     sums = np.asarray(twice_sums, dtype=np.float64)
     z = (sums[control_index] - sums) / (2.0 * n * standard_error)

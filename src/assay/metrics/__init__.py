@@ -1,4 +1,4 @@
-"""Metrics: ranking (ROC/PR curves and areas), confusion-matrix metrics, costs, regression.
+"""Metrics: ranking (ROC/PR curves and areas, lift), confusion matrices, costs, regression.
 
 Each submodule declares its public names in ``__all__``; this package re-exports them all
 (``tests/test_public_api.py`` checks that the two lists agree).
@@ -29,6 +29,10 @@ from assay.metrics._curves import (
     det_curve,
     precision_recall_curve,
     roc_curve,
+)
+from assay.metrics._lift import (
+    cumulative_gain_curve,
+    lift_score,
 )
 from assay.metrics._ranking import (
     average_precision_score,
@@ -62,6 +66,7 @@ __all__ = [
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "cumulative_gain_curve",
     "det_curve",
     "equal_error_rate",
     "error_rate",
@@ -71,6 +76,7 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "lift_score",
     "matthews_corrcoef",
     "mean_absolute_error",
     "mean_squared_error",

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._scaling import rescaled_matrices, scale_if_extreme
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._confusion import Cells, one_vs_rest_cells
 
@@ -124,7 +125,8 @@ def _cell_ratio(
     zero_division: Any,
     stacklevel: int,
 ) -> Any:
-    cells = one_vs_rest_cells(matrix)
+    # scale-free ratios: a power of two keeps products of cells finite (weights of 1e80)
+    cells = one_vs_rest_cells(rescaled_matrices(matrix))
     if average == "binary":
         classes = np.array([pos_index])
     elif classes is not None:
@@ -238,7 +240,9 @@ def f1_from_confusion(
 
 
 def _block(matrix: np.ndarray, classes: Any) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float64)
+    """The ``classes`` block, divided by a power of two (the metrics of a block do not
+    depend on its scale; its products of cells then cannot overflow)."""
+    matrix = rescaled_matrices(matrix)
     if classes is None:
         return matrix
     index = np.asarray(classes, dtype=np.intp)
@@ -377,8 +381,15 @@ def expected_cost_from_confusion(
     stacklevel: int = 2,
 ) -> Any:
     """Total cost tr(C^T A), mean cost per row, or tr(C^T Â) with Â row-normalized."""
-    matrix = np.asarray(matrix, dtype=np.float64)
     cost_matrix = np.asarray(cost_matrix, dtype=np.float64)
+    cost_scale = 1.0
+    if normalize is None:  # in the units of the weights
+        matrix = np.asarray(matrix, dtype=np.float64)
+    else:  # a mean cost: free of the weights' scale, in the costs' units
+        matrix = rescaled_matrices(matrix)  # cells of 1e300 times costs of 1e10
+        if cost_matrix.size:
+            cost_scale = scale_if_extreme(float(np.max(np.abs(cost_matrix))))
+            cost_matrix = cost_matrix * cost_scale
     if normalize == "true":
         support = matrix.sum(axis=-1)
         if np.any(support == 0):
@@ -389,8 +400,8 @@ def expected_cost_from_confusion(
                 stacklevel + 1,
             )
         class_cost = _divide(np.sum(cost_matrix * matrix, axis=-1), support, 0.0)
-        return _as_result(np.sum(class_cost, axis=-1))
+        return _as_result(np.sum(class_cost, axis=-1) / cost_scale)
     total_cost = np.sum(cost_matrix * matrix, axis=(-2, -1))
     if normalize is None:
         return _as_result(total_cost)
-    return _as_result(total_cost / matrix.sum(axis=(-2, -1)))
+    return _as_result(total_cost / matrix.sum(axis=(-2, -1)) / cost_scale)

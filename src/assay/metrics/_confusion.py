@@ -6,7 +6,8 @@ Every confusion-matrix metric of assay is computed in two steps:
    ``sample_weight``) and counts the *full* confusion matrix once, over every class that
    occurs in the data or is requested.  Requested labels come first, in the order given,
    then the other classes present in the data, sorted.  Rows are true classes, columns
-   predicted classes; unweighted counts are int64, weighted sums float64.
+   predicted classes; counts (unweighted, or with integer weights) are int64, sums of
+   fractional weights float64.
 2. A function of that matrix (:mod:`assay.metrics._cell_metrics`) turns the cells into
    the metric.  :func:`one_vs_rest_cells` gives, per class ``j``, ``TP_j, FP_j, FN_j,
    TN_j`` with the rest of the classes pooled -- including classes outside ``labels``,
@@ -35,6 +36,7 @@ from assay._validation import (
     check_option,
     check_same_kind,
     format_values,
+    mixed_labels_error,
 )
 from assay.exceptions import UndefinedMetricWarning
 
@@ -50,7 +52,8 @@ class LabelledConfusion(NamedTuple):
     """A full confusion matrix and the classes of its rows and columns."""
 
     matrix: np.ndarray
-    """(k, k) counts (int64) or weight sums (float64); ``[true class, predicted class]``."""
+    """(k, k) counts (int64; integer weights too) or weight sums (float64);
+    ``[true class, predicted class]``."""
     classes: np.ndarray
     """The k class labels: the requested ones first (in order), then the others sorted."""
     n_requested: int
@@ -181,7 +184,12 @@ def _count_general(
     try:
         classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
     except TypeError as error:
-        raise ValueError(
+        names = ("y_true", "y_pred")  # one array mixing types is named by itself
+        mixed = [
+            mixed_labels_error(array, name)
+            for array, name in zip((y_true, y_pred), names, strict=True)
+        ]
+        raise next((found for found in mixed if found is not None), None) or ValueError(
             "`y_true` and `y_pred` mix labels of different types (for example strings "
             "and numbers); labels must be mutually comparable."
         ) from error
@@ -248,7 +256,8 @@ def labelled_confusion(
     y_true, y_pred = as_label_pair(
         y_true, y_pred, names=names, labels=labels, pos_label=pos_label, symmetric=raters
     )
-    weights = as_sample_weight(sample_weight, y_true.shape[0])
+    # integer weights stay int64: exact cells beyond 2**53, as scikit-learn's
+    weights = as_sample_weight(sample_weight, y_true.shape[0], keep_integers=True)
 
     counted = None
     if y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS:
@@ -379,7 +388,8 @@ def confusion_matrix(
     Returns
     -------
     ndarray of shape (n_classes, n_classes)
-        int64 counts without weights or normalization, float64 otherwise.
+        int64 counts without weights or with integer weights (exact, also beyond
+        2**53, as scikit-learn's), float64 for fractional weights or normalization.
 
     Raises
     ------

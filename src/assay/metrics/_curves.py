@@ -1,6 +1,6 @@
 """Threshold curves: the cutoff table, ROC, precision-recall and DET curves.
 
-All four come from one sorted sweep (:func:`assay._kernels.ranking.cumulative_counts`)
+All four come from one sorted sweep (:func:`assay._kernels.ranking.curve_points`)
 that returns, for each distinct score ``t_k`` from the highest down, the cumulative
 weights ``TP_k`` and ``FP_k`` of rows with ``score >= t_k``.  Output conventions are
 scikit-learn's, so the results are interchangeable with ``sklearn.metrics``.
@@ -26,7 +26,7 @@ __all__ = [
 
 def _counts(data: SortedBinary) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds and cumulative TP, FP in the caller's weight units."""
-    thresholds, tps, fps = kernels.cumulative_counts(*data.kernel_arguments)
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, kernels.DROP_NONE, False)
     if data.weight_scale != 1.0:  # undo the kernels' power-of-two scaling (exact)
         tps /= data.weight_scale
         fps /= data.weight_scale
@@ -292,10 +292,8 @@ def det_curve(
     array([0. , 0.5, 0.5])
     """
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    thresholds, tps, fps = _counts(data)
-    tps = np.concatenate(([0.0], tps))
-    fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], thresholds))
+    # rates only: the kernels' scaled weights (1e-310 is a subnormal, 2**1023 times it not)
+    thresholds, tps, fps = kernels.curve_points(*data.kernel_arguments, kernels.DROP_NONE, True)
     if drop_intermediate:
         thresholds, tps, fps = _drop_flat_recall(thresholds, tps, fps)
     total_positive, total_negative = tps[-1], fps[-1]

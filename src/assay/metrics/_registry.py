@@ -54,7 +54,15 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from assay._kernels.scans import SCANS, Scan
-from assay.metrics import _agreement, _classification, _costs, _ranking, _rates, _regression
+from assay.metrics import (
+    _agreement,
+    _classification,
+    _costs,
+    _lift,
+    _ranking,
+    _rates,
+    _regression,
+)
 from assay.metrics import _cell_metrics as cells
 from assay.metrics._confusion import AVERAGES
 
@@ -450,6 +458,16 @@ METRICS: dict[str, MetricDeclaration] = {
             _ranking.equal_error_rate_options,
             greater_is_better=False,
             variants=tuple({"method": method} for method in _ranking.EER_METHODS),
+        ),
+        # The lift lives in [0, 1/fraction]: its range follows its option.
+        _ranking_metric(
+            _lift.lift_score,
+            "lift",
+            _lift.lift_options,
+            greater_is_better=True,
+            value_range=NON_NEGATIVE,
+            range_of_options=_lift.lift_range,
+            variants=tuple({"fraction": fraction} for fraction in (0.1, 0.37, 1.0)),
         ),
         _values_metric(
             _regression.mean_squared_error,

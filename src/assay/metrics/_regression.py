@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from assay._scaling import scale_if_extreme
 from assay._validation import as_finite_array, as_sample_weight, check_option, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 
@@ -79,6 +80,36 @@ def _mean_over_rows(values: np.ndarray, weights: np.ndarray | None) -> np.ndarra
     return np.average(values, axis=0, weights=weights)
 
 
+def _rescaled(
+    truth: np.ndarray, prediction: np.ndarray, weights: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """Targets (per output) and weights divided by powers of two when extreme.
+
+    Returns the scaled arrays and each output's scale: a loss in the targets' units is
+    the loss of the scaled targets divided by it.  Residuals of targets near 1e200 (or
+    1e-200) square to far beyond the float64 range; scaled they stay near 1, and every
+    result is unchanged bit for bit in the ordinary range (:mod:`assay._scaling`).
+    """
+    largest = np.maximum(np.max(np.abs(truth), axis=0), np.max(np.abs(prediction), axis=0))
+    scales = np.array([scale_if_extreme(float(value)) for value in largest])
+    if np.any(scales != 1.0):
+        truth, prediction = truth * scales, prediction * scales
+    if weights is not None:
+        weight_scale = scale_if_extreme(float(np.max(weights)))
+        if weight_scale != 1.0:
+            weights = weights * weight_scale
+    return truth, prediction, weights, scales
+
+
+def _unscaled(values: np.ndarray, scales: np.ndarray, power: int = 1) -> np.ndarray:
+    """``values / scales**power``; infinite only where the true value exceeds float64."""
+    if np.all(scales == 1.0):
+        return values
+    with np.errstate(over="ignore"):
+        values = values / scales
+        return values / scales if power == 2 else values
+
+
 def mean_squared_error(
     y_true: Any,
     y_pred: Any,
@@ -126,7 +157,10 @@ def mean_squared_error(
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, _LOSS_AVERAGES
     )
-    return _combine(_mean_over_rows((truth - prediction) ** 2, weights), multioutput)
+    truth, prediction, weights, scales = _rescaled(truth, prediction, weights)
+    per_output = _unscaled(_mean_over_rows((truth - prediction) ** 2, weights), scales, 2)
+    with np.errstate(over="ignore"):  # a mean of losses beyond float64 is inf
+        return _combine(per_output, multioutput)
 
 
 def root_mean_squared_error(
@@ -172,8 +206,10 @@ def root_mean_squared_error(
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, _LOSS_AVERAGES
     )
+    truth, prediction, weights, scales = _rescaled(truth, prediction, weights)
     per_output = np.sqrt(_mean_over_rows((truth - prediction) ** 2, weights))
-    return _combine(per_output, multioutput)
+    with np.errstate(over="ignore"):
+        return _combine(_unscaled(per_output, scales), multioutput)
 
 
 def mean_absolute_error(
@@ -221,7 +257,10 @@ def mean_absolute_error(
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, _LOSS_AVERAGES
     )
-    return _combine(_mean_over_rows(np.abs(truth - prediction), weights), multioutput)
+    truth, prediction, weights, scales = _rescaled(truth, prediction, weights)
+    per_output = _unscaled(_mean_over_rows(np.abs(truth - prediction), weights), scales)
+    with np.errstate(over="ignore"):
+        return _combine(per_output, multioutput)
 
 
 def r2_score(
@@ -287,6 +326,8 @@ default='uniform_average'
     truth, prediction, weights, multioutput = _targets(
         y_true, y_pred, sample_weight, multioutput, (*_LOSS_AVERAGES, "variance_weighted")
     )
+    # R^2 is a ratio: computed on targets divided by a power of two when extreme
+    truth, prediction, weights, scales = _rescaled(truth, prediction, weights)
     row_weights = 1.0 if weights is None else weights[:, None]
     residual = np.sum(row_weights * (truth - prediction) ** 2, axis=0)
     total = np.sum(row_weights * (truth - _mean_over_rows(truth, weights)) ** 2, axis=0)
@@ -315,5 +356,9 @@ default='uniform_average'
         with np.errstate(divide="ignore", invalid="ignore"):
             per_output = 1.0 - residual / total
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        if np.any(scales != 1.0):  # total / scales**2, relative to the largest (finite)
+            mantissas, exponents = np.frexp(total)
+            exponents = exponents - 2 * np.log2(scales).astype(np.int64)
+            total = np.ldexp(mantissas, exponents - np.max(exponents))
         multioutput = total if np.any(total != 0) else "uniform_average"
     return _combine(per_output, multioutput)

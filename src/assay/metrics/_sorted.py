@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay._kernels import ranking as kernels
+from assay._scaling import power_of_two_scale
 from assay._validation import as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 
@@ -114,8 +115,9 @@ def sort_scores(
         weight_scale = 1.0 / unit  # a power of two: the weights become exact counts
     elif weights is not None:
         # a power of two taking the largest weight into [0.5, 1): exact, and it keeps
-        # products of class totals (P * N) far from overflow and underflow
-        weight_scale = float(np.ldexp(1.0, -int(np.frexp(weights.max())[1])))
+        # products of class totals (P * N) far from overflow and underflow (clamped to
+        # the powers of two float64 holds: weights of 1e-310 need 2**1029)
+        weight_scale = power_of_two_scale(float(weights.max()))
     weight_array = _EMPTY if weights is None else weights
     if group_ties and scores.shape[0] >= _GROUPING_MIN_ROWS:
         # few distinct scores (rounded probabilities, integer scores): aggregate the tie

@@ -33,6 +33,7 @@ from ._curves import confusion_matrix_at_thresholds, det_curve, precision_recall
 from ._decomposition import bayes_error_rate, bootstrap_632, decompose
 from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
 from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
+from ._lift import cumulative_gain_curve, lift_score
 from ._protocols import one_standard_error_rule
 from ._ranking import average_precision_score, equal_error_rate, pr_auc_score, roc_auc_score
 from ._ranks import adjust_pvalues, bonferroni_dunn, friedman, nemenyi
@@ -82,6 +83,7 @@ __all__ = [
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "corrected_resampled_ttest",
+    "cumulative_gain_curve",
     "decompose",
     "delong_covariance",
     "delong_test",
@@ -99,6 +101,7 @@ __all__ = [
     "fbeta_score",
     "friedman",
     "ftest_5x2cv",
+    "lift_score",
     "matthews_corrcoef",
     "mcnemar",
     "mean_absolute_error",

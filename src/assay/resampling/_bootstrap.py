@@ -293,11 +293,14 @@ def _rows_jackknife(
         warnings.simplefilter("ignore")
         for g in range(n_groups):
             kept = group_of_row != g
+            if not np.any(kept if weights is None else base * kept > 0):
+                values[g] = np.nan  # a single cluster: nothing left (BCa is undefined)
+                continue
             if accepts_sample_weight(function):
                 value = function(truth, prediction, sample_weight=base * kept, **options)
             else:
                 value = function(truth[kept], prediction[kept], **options)
-            values[g] = float(value)
+            values[g] = scalar(value, getattr(function, "__name__", "metric"))
     return values, np.ones(n_groups)
 
 

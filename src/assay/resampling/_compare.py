@@ -491,7 +491,8 @@ def compare(
     Warns
     -----
     UndefinedMetricWarning
-        When the difference was undefined in some replicates (left out and counted).
+        When the difference was undefined in some replicates (left out and counted);
+        when it is undefined in every permutation replicate, the p-value is NaN.
     DegenerateDataWarning
         When BCa is undefined on the data (all replicates equal, all on one side of the
         difference, an undefined acceleration): the percentile interval and its p-value
@@ -679,14 +680,23 @@ def compare(
         if permutation:
             differences, n_undefined = drop_undefined(differences)
     if permutation:
-        if n_undefined:
+        if n_undefined and not differences.shape[0]:  # as the bootstrap: NaN, a warning
             warnings.warn(
-                f"The difference was undefined in {n_undefined} of {n_resamples} "
-                "permutation replicates; they are left out.",
+                f"The difference is undefined in every permutation replicate ({n_undefined}); "
+                "the p-value is NaN.",
                 category=UndefinedMetricWarning,
                 stacklevel=2,
             )
-        pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
+            pvalue = float("nan")
+        else:
+            if n_undefined:
+                warnings.warn(
+                    f"The difference was undefined in {n_undefined} of {n_resamples} "
+                    "permutation replicates; they are left out.",
+                    category=UndefinedMetricWarning,
+                    stacklevel=2,
+                )
+            pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
         interval_found = ConfidenceInterval(float("nan"), float("nan"))
         interval_used = None
     else:

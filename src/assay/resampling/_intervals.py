@@ -30,6 +30,7 @@ from scipy.special import ndtr, ndtri
 
 from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval
+from assay._scaling import scale_if_extreme
 from assay._validation import check_option
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.resampling._pvalues import permutation_pvalue
@@ -632,8 +633,10 @@ def bootstrap_summary(
             UndefinedMetricWarning,
             stacklevel=stacklevel,
         )
+    # replicates near 1e160 square beyond float64: a power of two keeps them near 1
+    scale = scale_if_extreme(float(np.max(np.abs(defined))))
     if defined.shape[0] >= 2:
-        standard_error = float(np.std(defined, ddof=1))
+        standard_error = float(np.std(defined * scale, ddof=1)) / scale
     else:
         standard_error = float("nan")
         warnings.warn(
@@ -656,7 +659,7 @@ def bootstrap_summary(
         else:
             interval = _NAN_INTERVAL
         return BootstrapSummary(interval, standard_error, bias, defined, n_undefined, method)
-    bias = float(np.mean(defined)) - estimate
+    bias = float(np.mean(defined * scale)) / scale - estimate
     if method == "percentile":
         interval = percentile_interval(defined, level)
     elif method == "basic":

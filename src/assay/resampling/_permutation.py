@@ -25,6 +25,7 @@ from assay._kernels import paired
 from assay._kernels.sorting import descending_order
 from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
+from assay._scaling import scale_free_weights
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
@@ -50,7 +51,7 @@ def _ranking_null(
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))  # tiny, huge
     order = descending_order(scores)
     if weights is not None:
         order = order[weights[order] > 0]
@@ -158,7 +159,8 @@ def _exact_null(
         for chosen in itertools.combinations(range(n), n_second):
             arranged = np.full(n, labels[0], dtype=labels.dtype)
             arranged[list(chosen)] = labels[1]
-            values.append(float(call_metric(function, arranged, y_pred, sample_weight, options)))
+            value = call_metric(function, arranged, y_pred, sample_weight, options)
+            values.append(scalar(value, "metric"))
     return np.array(values)
 
 
@@ -215,7 +217,9 @@ def permutation_test(
     Warns
     -----
     UndefinedMetricWarning
-        When the metric was undefined on some permutations (left out and counted).
+        When the metric was undefined on some permutations (left out and counted); when
+        it is undefined on all of them, the p-value is NaN (as :func:`assay.bootstrap`
+        returns a NaN interval).
 
     Notes
     -----
@@ -284,14 +288,22 @@ def permutation_test(
             function, y_true, y_pred, sample_weight, options, seed, n_resamples, progress
         )
     null, n_undefined = drop_undefined(null)
-    if n_undefined:
+    if n_undefined and not null.shape[0]:  # as bootstrap: NaN with a warning, no error
         warnings.warn(
-            f"The metric was undefined on {n_undefined} of {n_undefined + null.shape[0]} "
-            "permutations; they are left out.",
+            f"The metric is undefined on all {n_undefined} permutations; the p-value is NaN.",
             UndefinedMetricWarning,
             stacklevel=2,
         )
-    pvalue = permutation_pvalue(null, statistic, alternative, exact=exact)
+        pvalue = math.nan
+    else:
+        if n_undefined:
+            warnings.warn(
+                f"The metric was undefined on {n_undefined} of "
+                f"{n_undefined + null.shape[0]} permutations; they are left out.",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
+        pvalue = permutation_pvalue(null, statistic, alternative, exact=exact)
     return PermutationTestResult(
         statistic=statistic,
         pvalue=float(pvalue),

@@ -10,13 +10,18 @@ problem in one merged order (:class:`StreamPlan`), two models' sorted rows
 from __future__ import annotations
 
 import inspect
+import math
+import os
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from assay._kernels import streaming
+from assay._kernels._cache import user_stacklevel
 from assay._kernels.sorting import descending_order
+from assay._scaling import scale_free_weights
 from assay._validation import (
     as_1d,
     as_label_pair,
@@ -24,7 +29,9 @@ from assay._validation import (
     as_scores,
     binary_target,
     check_same_length,
+    format_values,
 )
+from assay.exceptions import DegenerateDataWarning
 from assay.metrics._registry import MetricDeclaration
 from assay.metrics._sorted import sort_scores
 
@@ -66,7 +73,7 @@ def stream_plan(
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     if clusters is None:
         data = sort_scores(positive, scores, weights, group_ties=weights is None)
         is_positive, continues, value = streaming.merge_atoms(
@@ -104,7 +111,17 @@ def cluster_codes(groups: Any, n: int) -> np.ndarray | None:
     labels = as_1d(groups, "groups")
     if labels.shape[0] != n:
         raise ValueError(f"`groups` has length {labels.shape[0]} but there are {n} samples.")
-    return np.unique(labels, return_inverse=True)[1].astype(np.int64)
+    codes = np.unique(labels, return_inverse=True)[1].astype(np.int64)
+    if not codes.any():  # one cluster: each replicate draws that cluster again
+        warnings.warn(
+            f"`groups` holds a single cluster ({format_values(labels[:1])[1:-1]}): every "
+            "bootstrap replicate resamples that one cluster, so all replicates equal the "
+            "estimate and the interval has zero width; it says nothing about the "
+            "uncertainty of the estimate (which needs several independent clusters).",
+            DegenerateDataWarning,
+            stacklevel=user_stacklevel(),
+        )
+    return codes
 
 
 def check_predicted_labels(
@@ -141,6 +158,9 @@ def check_predicted_labels(
         )
 
 
+_PACKAGE_DIRECTORY = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
 def call_metric(
     function: Callable[..., Any],
     y_true: Any,
@@ -148,18 +168,49 @@ def call_metric(
     weights: Any,
     metric_kwargs: dict[str, Any],
 ) -> Any:
-    if weights is None:
-        return function(y_true, y_pred, **metric_kwargs)
-    return function(y_true, y_pred, sample_weight=weights, **metric_kwargs)
+    """``function(y_true, y_pred, [sample_weight=weights,] **metric_kwargs)``.
+
+    A warning of an assay metric points at its caller, which is here: it is re-emitted
+    at the user's line (a warning from the user's own code keeps its place).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if weights is None:
+            value = function(y_true, y_pred, **metric_kwargs)
+        else:
+            value = function(y_true, y_pred, sample_weight=weights, **metric_kwargs)
+    for found in caught:
+        if os.path.realpath(found.filename).startswith(_PACKAGE_DIRECTORY + os.sep):
+            warnings.warn(found.message, found.category, stacklevel=user_stacklevel())
+        else:
+            warnings.warn_explicit(found.message, found.category, found.filename, found.lineno)
+    return value
 
 
 def scalar(value: Any, name: str) -> float:
+    """A metric's value as a float; an array, None, a string... named in the error."""
     if np.ndim(value) != 0:
         raise ValueError(
             f"`metric` ({name}) returned an array of shape {np.shape(value)}; the bootstrap "
             "needs one number per sample (for a per-class metric choose an `average`)."
         )
-    return float(value)
+    item = value.item() if isinstance(value, np.ndarray | np.generic) else value
+    try:
+        if item is None or isinstance(item, str | bytes):
+            raise TypeError
+        number = float(item)
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f"`metric` ({name}) returned {value!r} of type {type(value).__name__}; a metric "
+            "must return a number (NaN where it is undefined)."
+        ) from error
+    if math.isinf(number):  # a value beyond float64 (the MAE of errors near 1e308)
+        raise ValueError(
+            f"`metric` ({name}) returned {number}: its value lies beyond the float64 range "
+            "(about 1.8e308), and resampled values must be finite; divide the targets and "
+            "predictions by a common factor."
+        )
+    return number
 
 
 def replicate_options(
@@ -219,7 +270,7 @@ def paired_rows_plan(
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     return PairedRowsPlan(
         scores_a,
         scores_b,
@@ -275,7 +326,7 @@ def paired_stream_plan(
     scores_a = as_scores(pred_a, "pred_a")
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
-    weights = as_sample_weight(sample_weight, n)
+    weights = scale_free_weights(as_sample_weight(sample_weight, n))
     kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
     rows_a, a_is_positive, a_continues, a_value = _merged_rows(scores_a, positive, weights, kept)
     rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)

@@ -93,3 +93,21 @@ def exact_value(words):
         + math.ldexp(float(middle), 64 + _LOWEST_BIT_EXPONENT)
         + math.ldexp(float(low), _LOWEST_BIT_EXPONENT)
     )
+
+
+@jit
+def add_term(exact, words, total, term):
+    """Add ``term`` to the exact words (``exact``) or to the float ``total``.
+
+    The state of a sum that a scan keeps both ways: exact for integer counts, a float
+    sum for fractional weights.  Returns the new ``(words, total)``.
+    """
+    if exact:
+        return exact_add(words, term), total
+    return words, total + term
+
+
+@jit
+def sum_value(exact, words, total):
+    """The value of a sum kept by :func:`add_term`."""
+    return exact_value(words) if exact else total

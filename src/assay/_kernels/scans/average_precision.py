@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from assay._kernels.scans import Scan
-from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
+from assay._kernels.scans._exact import EXACT_ZERO, add_term, exact_merge, sum_value
 
 
 class AveragePrecision(NamedTuple):
@@ -31,10 +31,7 @@ def fold(options, context, state, tp, fp, p, q):
     if p > 0.0:
         true_positives = tp + p
         term = p * (true_positives / (true_positives + (fp + q)))
-        if context.exact:
-            words = exact_add(words, term)
-        else:
-            total += term
+        words, total = add_term(context.exact, words, total, term)
     return (words, total)
 
 
@@ -46,7 +43,7 @@ def finish(options, context, state):
     if context.total_positive == 0.0:
         return np.nan
     words, total = state
-    value = exact_value(words) if context.exact else total
+    value = sum_value(context.exact, words, total)
     return value / context.total_positive
 
 

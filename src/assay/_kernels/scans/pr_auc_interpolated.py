@@ -15,7 +15,7 @@ import numpy as np
 
 from assay._kernels._jit import jit
 from assay._kernels.scans import BelowPass, Scan
-from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
+from assay._kernels.scans._exact import EXACT_ZERO, add_term, exact_merge, sum_value
 
 
 class PrAucInterpolated(NamedTuple):
@@ -53,10 +53,7 @@ def fold(options, context, state, tp, fp, p, q):
     best = max(best, _precision_or_zero(tp, fp, p, q))
     if p > 0.0:
         term = p * best
-        if context.exact:
-            words = exact_add(words, term)
-        else:
-            total += term
+        words, total = add_term(context.exact, words, total, term)
     return (words, total, best)
 
 
@@ -68,7 +65,7 @@ def finish(options, context, state):
     if context.total_positive == 0.0:
         return np.nan
     words, total, _ = state
-    value = exact_value(words) if context.exact else total
+    value = sum_value(context.exact, words, total)
     return value / context.total_positive
 
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from assay._kernels.scans import Scan
-from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
+from assay._kernels.scans._exact import EXACT_ZERO, add_term, exact_merge, sum_value
 
 
 class PrAucTrapezoid(NamedTuple):
@@ -35,10 +35,7 @@ def fold(options, context, state, tp, fp, p, q):
         true_positives = tp + p
         precision = true_positives / (true_positives + (fp + q))
         term = p * (precision + previous)
-        if context.exact:
-            words = exact_add(words, term)
-        else:
-            total += term
+        words, total = add_term(context.exact, words, total, term)
     return (words, total)
 
 
@@ -50,7 +47,7 @@ def finish(options, context, state):
     if context.total_positive == 0.0:
         return np.nan
     words, total = state
-    value = exact_value(words) if context.exact else total
+    value = sum_value(context.exact, words, total)
     return value / (2.0 * context.total_positive)
 
 
