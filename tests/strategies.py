@@ -245,43 +245,25 @@ def class_labels(
 
 @st.composite
 def metric_options(draw: st.DrawFn, name: str, binary: bool) -> dict:
-    """Keyword options of registry metric ``name`` that move its value or its range.
+    """Keyword options of registry metric ``name`` that move its value or its range:
+    one of its declared variants, with ``average``, ``zero_division`` and ``beta`` drawn
+    for the metrics that take them.
 
     ``binary``: the labels are {0, 1}, so ``average='binary'`` is allowed.
     """
     from assay.metrics._registry import METRICS  # the strategies stay importable alone
 
     declaration = METRICS[name]
-    options: dict = {}
-    cells = declaration.from_confusion
-    if cells is not None and "average" in cells.options:
-        averages = [a for a in cells.averages if binary or a != "binary"]
-        options["average"] = draw(st.sampled_from(averages))
-        if "zero_division" in cells.options:
-            options["zero_division"] = draw(st.sampled_from([0.0, 1.0, np.nan]))
-    if "beta" in (cells.options if cells is not None else ()):
-        options["beta"] = draw(st.sampled_from([0.5, 1.0, 2.0]))
-    if name in ("accuracy_score", "error_rate"):
-        options["normalize"] = draw(st.booleans())
-    if name == "balanced_accuracy_score":
-        options["adjusted"] = draw(st.booleans())
-    if name == "cohen_kappa_score":
-        options["weights"] = draw(st.sampled_from([None, "linear", "quadratic"]))
-    if name == "expected_cost":
-        options["normalize"] = draw(st.sampled_from(["all", "true", None]))
-    if name == "roc_auc_score":
-        options["max_fpr"] = draw(st.sampled_from([None, 0.1, 0.5, 1.0]))
-    if name in ("pr_auc_score", "equal_error_rate"):
-        methods = (
-            ("trapezoid", "interpolated", "11-point")
-            if name == "pr_auc_score"
-            else ("interpolate", "nearest")
-        )
-        options["method"] = draw(st.sampled_from(methods))
-    if name == "lift_score":
+    options = dict(draw(st.sampled_from(declaration.variants)))
+    if name == "lift_score":  # any top share, not only the declared ones
         options["fraction"] = draw(population_fractions())
-    if name == "r2_score":
-        options["force_finite"] = draw(st.booleans())
+    if "average" in declaration.confusion_options:
+        averages = [a for a in declaration.averages if binary or a != "binary"]
+        options["average"] = draw(st.sampled_from(averages))
+    if "zero_division" in declaration.confusion_options:
+        options["zero_division"] = draw(st.sampled_from([0.0, 1.0, np.nan]))
+    if "beta" in declaration.confusion_options:
+        options["beta"] = draw(st.sampled_from([0.5, 1.0, 2.0]))
     return options
 
 

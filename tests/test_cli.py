@@ -26,7 +26,7 @@ def test_no_command_prints_help(capsys) -> None:
 def test_demo_prints_every_metric_with_timings(capsys) -> None:
     assert cli.main(["demo", "--n-samples", "5000", "--seed", "3"]) == 0
     output = capsys.readouterr().out
-    for name in ("roc_auc_score", "average_precision_score", "pr_auc_score(11-point)",
+    for name in ("roc_auc_score", "average_precision_score", "pr_auc_score(method='11-point')",
                  "equal_error_rate", "roc_curve", "f1_score (score >= 0.5)"):  # fmt: skip
         assert name in output
     assert "5,000 scored predictions" in output and "first call" in output
@@ -58,6 +58,13 @@ def test_bad_arguments_exit_with_usage_error(arguments, capsys) -> None:
 def test_selfcheck_passes(capsys) -> None:
     assert cli.main(["selfcheck", "--n-trials", "8"]) == 0
     assert "all agree" in capsys.readouterr().out
+
+
+def test_selfcheck_checks_every_registered_metric() -> None:
+    from assay._selfcheck import CHECKS
+    from assay.metrics._registry import METRICS
+
+    assert set(METRICS) <= {check.name for check in CHECKS}
 
 
 def test_selfcheck_fails_on_a_wrong_kernel(monkeypatch, capsys) -> None:

@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import assay
+from assay.metrics._registry import variants_of
 
 SOURCE = Path(assay.__file__).resolve().parents[1]
 
@@ -36,18 +37,18 @@ def data():
 
 ODD_DTYPES = [">i8", ">f8", ">f4", "<f2", ">f2", ">u4"]
 
-RANKING = ["roc_auc_score", "average_precision_score", "pr_auc_score", "equal_error_rate"]
+RANKING = variants_of("ranking")
 LABELS = ["accuracy_score", "f1_score", "matthews_corrcoef", "cohen_kappa_score"]
 
 
 @pytest.mark.parametrize("dtype", ODD_DTYPES)
 @pytest.mark.parametrize("argument", ["y_true", "y_score", "sample_weight"])
-@pytest.mark.parametrize("name", RANKING)
-def test_ranking_metrics_read_big_endian_and_float16_arrays(data, name, argument, dtype):
+@pytest.mark.parametrize(("name", "options"), RANKING)
+def test_ranking_metrics_read_big_endian_and_float16_arrays(data, name, options, argument, dtype):
     # big-endian `y_true` once failed with a Numba TypingError, float16 with
     # NotImplementedError: float16
     y_true, y_score, _, weights = data
-    arguments = {"y_true": y_true, "y_score": y_score, "sample_weight": weights}
+    arguments = {"y_true": y_true, "y_score": y_score, "sample_weight": weights, **options}
     if argument == "y_score" and dtype[1] in "iu":
         arguments["y_score"] = np.round(y_score * 16)  # integer scores
     expected = getattr(assay, name)(**arguments)

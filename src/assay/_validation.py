@@ -556,49 +556,6 @@ def check_probability_rows(
         )
 
 
-# --- Checks shared by the resampling functions (bootstrap, compare, permutation tests). ---
-
-ALTERNATIVES = ("two-sided", "less", "greater")
-
-
-def _shown(value: Any) -> Any:
-    """``value`` for a message: numpy scalars as plain Python scalars."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def check_confidence_level(confidence_level: Any) -> float:
-    """``confidence_level`` as a float strictly between 0 and 1."""
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, numbers.Real)
-        or not 0.0 < float(confidence_level) < 1.0
-    ):
-        raise ValueError(
-            f"`confidence_level` must be in (0, 1); got {_shown(confidence_level)!r}."
-        )
-    return float(confidence_level)
-
-
-def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
-    """``n_resamples`` as a Python int >= 1 (a float such as 1000.0 is refused)."""
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, numbers.Integral)
-        or n_resamples < 1
-    ):
-        raise ValueError(f"`{name}` must be an integer >= 1; got {_shown(n_resamples)!r}.")
-    return int(n_resamples)
-
-
-def check_alternative(alternative: Any) -> str:
-    """``alternative`` must be 'two-sided', 'less' or 'greater'."""
-    if not isinstance(alternative, str):
-        raise ValueError(
-            f"`alternative` must be one of {format_values(ALTERNATIVES)}; got {alternative!r}."
-        )
-    return str(check_option(alternative, "alternative", ALTERNATIVES))
-
-
 # --- Seeds: one 64-bit master seed per call of a random procedure. ---
 
 _SEED_LIMIT = 2**64

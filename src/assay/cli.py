@@ -39,6 +39,7 @@ def demo(n_samples: int = DEMO_SIZE, seed: int = DEMO_SEED, out: Any = None) -> 
     """Evaluate a synthetic binormal test set and print every main metric with timings."""
     import assay
     from assay.datasets import binormal_scores
+    from assay.metrics._registry import METRICS, metric_name, variants_of
 
     out = out or sys.stdout
     true_auc = 0.85
@@ -50,17 +51,18 @@ def demo(n_samples: int = DEMO_SIZE, seed: int = DEMO_SEED, out: Any = None) -> 
         "assay.datasets.binormal_scores)\n",
         file=out,
     )
+    # every ranking metric of the registry with each of its declared variants
+    variants = [
+        partial(METRICS[name].function, **options) for name, options in variants_of("ranking")
+    ]
     cases: list[tuple[str, Callable[[], Any]]] = [
-        ("roc_auc_score", lambda: assay.roc_auc_score(y_true, y_score)),
-        ("roc_auc_score(max_fpr=0.1)", lambda: assay.roc_auc_score(y_true, y_score, max_fpr=0.1)),
-        ("average_precision_score", lambda: assay.average_precision_score(y_true, y_score)),
-        ("pr_auc_score(trapezoid)", lambda: assay.pr_auc_score(y_true, y_score)),
         (
-            "pr_auc_score(interpolated)",
-            lambda: assay.pr_auc_score(y_true, y_score, method="interpolated"),
-        ),
-        ("pr_auc_score(11-point)", lambda: assay.pr_auc_score(y_true, y_score, method="11-point")),
-        ("equal_error_rate", lambda: assay.equal_error_rate(y_true, y_score)),
+            metric_name(metric) if metric.keywords else metric_name(metric.func),
+            partial(metric, y_true, y_score),
+        )
+        for metric in variants
+    ]
+    cases += [
         ("roc_curve", lambda: tuple(assay.roc_curve(y_true, y_score))),
         ("precision_recall_curve", lambda: tuple(assay.precision_recall_curve(y_true, y_score))),
     ]

@@ -21,13 +21,7 @@ from assay._kernels import pieces
 from assay._kernels.atoms import tie_groups
 from assay._kernels.scans import SCANS
 from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
-from assay._kernels.scans.average_precision import AveragePrecision
-from assay._kernels.scans.equal_error_rate import EqualErrorRate
-from assay._kernels.scans.lift import Lift
-from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
-from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
-from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
-from assay._kernels.scans.roc_auc import RocAuc
+from assay.metrics._registry import METRICS, variants_of
 from tests.strategies import binary_ranking_data
 
 # Fractional weights: the totals are summed piece by piece instead of in one run, so
@@ -36,19 +30,11 @@ WEIGHTED_TOLERANCE = 1e-12
 # Against the exact reference: a handful of float roundings in the kernel.
 REFERENCE_TOLERANCE = 1e-12
 
-# (options, reference function, its keyword arguments)
+# (options, reference function, its keyword arguments): every ranking metric of the
+# registry with each of its declared variants.
 CASES = [
-    (RocAuc(), reference.roc_auc_score, {}),
-    (RocAuc(0.3), reference.roc_auc_score, {"max_fpr": 0.3}),
-    (AveragePrecision(), reference.average_precision_score, {}),
-    (PrAucTrapezoid(), reference.pr_auc_score, {"method": "trapezoid"}),
-    (PrAucInterpolated(), reference.pr_auc_score, {"method": "interpolated"}),
-    (PrAucElevenPoint(), reference.pr_auc_score, {"method": "11-point"}),
-    (EqualErrorRate(True), reference.equal_error_rate, {"method": "interpolate"}),
-    (EqualErrorRate(False), reference.equal_error_rate, {"method": "nearest"}),
-    (Lift(0.1), reference.lift_score, {"fraction": 0.1}),
-    (Lift(0.37), reference.lift_score, {"fraction": 0.37}),
-    (Lift(1.0), reference.lift_score, {"fraction": 1.0}),
+    (METRICS[name].scan_options(**options), getattr(reference, name), options)
+    for name, options in variants_of("ranking")
 ]
 IDS = [f"{type(options).__name__}{tuple(options)}" for options, _, _ in CASES]
 

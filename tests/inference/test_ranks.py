@@ -13,11 +13,8 @@ from scipy import stats
 
 import assay.reference as reference
 from assay import DegenerateDataWarning, bonferroni_dunn, friedman, nemenyi
-from assay.inference._ranks import (
-    rank_cliques,
-    studentized_range_isf,
-    studentized_range_sf,
-)
+from assay.inference._posthoc import rank_cliques
+from assay.inference._studentized_range import studentized_range_isf, studentized_range_sf
 
 # --- Demsar (2006), JMLR 7, Table 6: AUC of four C4.5 variants on 14 UCI data sets. ---
 

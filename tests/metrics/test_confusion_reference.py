@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import assay
+from assay.metrics._confusion import AVERAGES
+from assay.metrics._registry import METRICS
 from tests.metrics.test_classification import averaged_case
 from tests.metrics.test_confusion import labels_subset
 from tests.metrics.test_regression import regression_data
@@ -44,15 +46,12 @@ def assert_close(value, expected):
     )
 
 
+# Every one-vs-rest ratio of the registry: the metrics taking exactly the standard
+# `average` values (MCC adds 'multiclass'; F-beta needs `beta`).
 AVERAGED = [
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "specificity_score",
-    "npv_score",
-    "false_positive_rate",
-    "false_negative_rate",
-    "false_discovery_rate",
+    name
+    for name, declaration in METRICS.items()
+    if declaration.averages == AVERAGES and "beta" not in declaration.confusion_options
 ]
 
 

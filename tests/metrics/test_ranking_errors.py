@@ -2,24 +2,35 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 import assay
 from assay import UndefinedMetricWarning
+from assay.metrics._registry import METRICS
 
-BINARY_FUNCTIONS = [
-    assay.roc_curve,
-    assay.precision_recall_curve,
-    assay.det_curve,
-    assay.confusion_matrix_at_thresholds,
-    assay.roc_auc_score,
-    assay.average_precision_score,
-    assay.pr_auc_score,
-    assay.equal_error_rate,
-]
+# The curves, and every ranking metric of the registry (with its first declared variant:
+# the options it needs, if any).
+BINARY_FUNCTIONS = {
+    **{
+        function.__name__: function
+        for function in (
+            assay.roc_curve,
+            assay.precision_recall_curve,
+            assay.det_curve,
+            assay.confusion_matrix_at_thresholds,
+        )
+    },
+    **{
+        name: functools.partial(declaration.function, **declaration.variants[0])
+        for name, declaration in METRICS.items()
+        if declaration.computed_from == "ranking"
+    },
+}
 binary_functions = pytest.mark.parametrize(
-    "function", BINARY_FUNCTIONS, ids=[f.__name__ for f in BINARY_FUNCTIONS]
+    "function", list(BINARY_FUNCTIONS.values()), ids=list(BINARY_FUNCTIONS)
 )
 
 

@@ -10,72 +10,70 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import assay
+from assay.metrics._registry import METRICS, variants_of
 from tests.strategies import binary_ranking_data
 
 # Two float64 computations of the same rational quantity in a different order.
 ROUNDING_RTOL = 1e-12
 ROUNDING_ATOL = 1e-12
 
-SCALAR_METRICS = {
-    "roc_auc": lambda y, s, w: assay.roc_auc_score(y, s, sample_weight=w),
-    "partial_roc_auc": lambda y, s, w: assay.roc_auc_score(y, s, sample_weight=w, max_fpr=0.4),
-    "average_precision": lambda y, s, w: assay.average_precision_score(y, s, sample_weight=w),
-    "pr_auc_trapezoid": lambda y, s, w: assay.pr_auc_score(y, s, sample_weight=w),
-    "pr_auc_interpolated": lambda y, s, w: assay.pr_auc_score(
-        y, s, sample_weight=w, method="interpolated"
-    ),
-    "pr_auc_11_point": lambda y, s, w: assay.pr_auc_score(
-        y, s, sample_weight=w, method="11-point"
-    ),
-    "eer_interpolate": lambda y, s, w: assay.equal_error_rate(y, s, sample_weight=w),
-    "eer_nearest": lambda y, s, w: assay.equal_error_rate(y, s, sample_weight=w, method="nearest"),
-}
+RANKING_VARIANTS = variants_of("ranking")
+"""Every ranking metric of the registry with each of its declared variants."""
+
+
+def metric_of(variant: tuple[str, dict]):
+    """``f(y, s, w)``: the public function of a registry variant ``(name, options)``."""
+    name, options = variant
+    function = METRICS[name].function
+    return lambda y, s, w: function(y, s, sample_weight=w, **options)
+
+
 CURVES = {
     "roc_curve": assay.roc_curve,
     "precision_recall_curve": assay.precision_recall_curve,
     "det_curve": assay.det_curve,
     "confusion_matrix_at_thresholds": assay.confusion_matrix_at_thresholds,
 }
-metric_names = st.sampled_from(sorted(SCALAR_METRICS))
+ranking_variants = st.sampled_from(RANKING_VARIANTS)
 
 
 def close(a: float, b: float) -> bool:
     return bool(np.isclose(a, b, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL))
 
 
-@given(binary_ranking_data(both_classes=True), metric_names, st.randoms())
-def test_row_order_does_not_matter(data, name, random) -> None:
+@given(binary_ranking_data(both_classes=True), ranking_variants, st.randoms())
+def test_row_order_does_not_matter(data, variant, random) -> None:
     y, s, w = data
     order = np.arange(y.shape[0])
     random.shuffle(order)
-    metric = SCALAR_METRICS[name]
+    metric = metric_of(variant)
     shuffled_w = None if w is None else w[order]
     assert close(metric(y[order], s[order], shuffled_w), metric(y, s, w))
 
 
-@given(binary_ranking_data(both_classes=True), metric_names)
-def test_unit_weights_equal_no_weights(data, name) -> None:
+@given(binary_ranking_data(both_classes=True), ranking_variants)
+def test_unit_weights_equal_no_weights(data, variant) -> None:
     y, s, _ = data
-    metric = SCALAR_METRICS[name]
+    metric = metric_of(variant)
     assert metric(y, s, np.ones(y.shape[0])) == metric(y, s, None)
 
 
-@given(binary_ranking_data(both_classes=True), metric_names)
-def test_integer_weights_equal_repetition(data, name) -> None:
+@given(binary_ranking_data(both_classes=True), ranking_variants)
+def test_integer_weights_equal_repetition(data, variant) -> None:
     y, s, w = data
     if w is None or np.any(w != np.round(w)):
         w = np.arange(y.shape[0]) % 3 + 1.0
     repeats = w.astype(np.int64)
-    metric = SCALAR_METRICS[name]
+    metric = metric_of(variant)
     assert close(metric(y, s, w), metric(np.repeat(y, repeats), np.repeat(s, repeats), None))
 
 
-@given(binary_ranking_data(both_classes=True), metric_names)
-def test_strictly_increasing_transform_of_scores_changes_nothing(data, name) -> None:
+@given(binary_ranking_data(both_classes=True), ranking_variants)
+def test_strictly_increasing_transform_of_scores_changes_nothing(data, variant) -> None:
     y, s, w = data
     # dense ranks: a strictly increasing map that keeps ties exactly
     ranks = np.unique(s, return_inverse=True)[1].astype(np.float64) * 3.0 - 7.0
-    metric = SCALAR_METRICS[name]
+    metric = metric_of(variant)
     assert close(metric(y, ranks, w), metric(y, s, w))
 
 
@@ -116,11 +114,12 @@ def test_auc_is_the_trapezoid_area_of_the_roc_curve(data) -> None:
 
 
 @given(binary_ranking_data(both_classes=True))
-def test_areas_lie_in_the_unit_interval(data) -> None:
+def test_values_lie_in_the_declared_range(data) -> None:
     y, s, w = data
-    for name, metric in SCALAR_METRICS.items():
-        value = metric(y, s, w)
-        assert -ROUNDING_ATOL <= value <= 1.0 + ROUNDING_ATOL, name
+    for name, options in RANKING_VARIANTS:
+        value = metric_of((name, options))(y, s, w)
+        lowest, highest = METRICS[name].range_for(**options)
+        assert lowest - ROUNDING_ATOL <= value <= highest + ROUNDING_ATOL, (name, options)
 
 
 # ---------------------------------------------------------------------------
@@ -287,5 +286,6 @@ def test_a_common_scale_of_the_weights_changes_nothing(data, exponent) -> None:
     w = np.ones(y.shape[0]) if w is None else w
     w = np.where(w > 0, np.maximum(w, 1e-3), 0.0)  # scaled weights must stay normal floats
     scaled = np.ldexp(w, exponent)
-    for name, metric in SCALAR_METRICS.items():
-        assert metric(y, s, scaled) == metric(y, s, w), name
+    for variant in RANKING_VARIANTS:
+        metric = metric_of(variant)
+        assert metric(y, s, scaled) == metric(y, s, w), variant

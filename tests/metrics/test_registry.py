@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 
 import assay
 import assay.reference
-from assay.metrics._registry import METRICS
+from assay._kernels.pieces import scan_merged
+from assay._kernels.scans import SCANS
+from assay.metrics._registry import (
+    METRICS,
+    ScanPasses,
+    _ranking_metric,
+    readable_metric_name,
+    variants_of,
+)
 from assay.metrics._sorted import sort_binary
 from tests.strategies import (
     binary_ranking_data,
@@ -38,6 +46,8 @@ NOT_SCALAR_METRICS = {
     "bayes_decision",
 }
 
+names = pytest.mark.parametrize("name", sorted(METRICS))
+
 
 def test_every_public_scalar_metric_is_declared() -> None:
     public = set(assay.metrics.__all__)
@@ -45,25 +55,40 @@ def test_every_public_scalar_metric_is_declared() -> None:
     for name, declaration in METRICS.items():
         assert declaration.name == name
         assert getattr(assay, name) is declaration.function
-        if declaration.computed_from == "confusion":
-            assert declaration.from_confusion is not None
-        if declaration.computed_from == "ranking":
-            assert declaration.from_sorted is not None
+        # exactly the fields of what it is computed from are filled in
+        confusion = declaration.computed_from == "confusion"
+        assert (declaration.from_confusion is not None) == confusion
+        assert (declaration.resolve is not None) == confusion
+        assert bool(declaration.confusion_options) <= confusion
+        assert (declaration.scan_options is not None) == (declaration.computed_from == "ranking")
+        assert ("average" in declaration.confusion_options) == bool(declaration.averages)
 
 
-# Options a metric cannot be called without (no default in its signature).
-REQUIRED_OPTIONS: dict[str, dict[str, Any]] = {
-    "fbeta_score": {"beta": 2.0},
-    "lift_score": {"fraction": 0.3},
-}
+def test_every_metric_has_its_own_readable_name() -> None:
+    readable = [declaration.readable_name for declaration in METRICS.values()]
+    assert len(set(readable)) == len(readable)
+    assert all(name.strip() == name and name for name in readable)
+    assert readable_metric_name("roc_auc_score") == "ROC AUC"
+    assert readable_metric_name("my_own_metric") == "my_own_metric"  # a user's callable
 
 
-def test_every_required_option_is_supplied() -> None:
+@names
+def test_every_variant_is_a_valid_call(name) -> None:
+    """The declared variants are keyword options the public function accepts."""
+    parameters = inspect.signature(METRICS[name].function).parameters
+    for options in METRICS[name].variants:
+        assert set(options) <= set(parameters), options
+
+
+def test_every_required_option_is_in_every_variant() -> None:
+    # an option without a default is declared in every variant (the lift's fraction);
+    # fbeta_score's beta and expected_cost's cost matrix are supplied by the tests
     for name, declaration in METRICS.items():
         parameters = list(inspect.signature(declaration.function).parameters.values())[2:]
         required = {p.name for p in parameters if p.default is p.empty}
-        required -= {"cost_matrix"}  # expected_cost's data, given by `declared_problem`
-        assert required == set(REQUIRED_OPTIONS.get(name, {})), name
+        required -= {"beta", "cost_matrix"}
+        for options in declaration.variants:
+            assert required <= set(options), (name, options)
 
 
 def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
@@ -74,13 +99,12 @@ def _call(name: str, arguments: tuple, weights: Any, options: dict) -> Any:
 
 def _options(name: str, n_classes: int) -> dict[str, Any]:
     """Keyword options that make every declared metric defined on multi-class data."""
-    options: dict[str, Any] = dict(REQUIRED_OPTIONS.get(name, {}))
     declaration = METRICS[name]
-    if declaration.from_confusion is not None:
-        if "average" in declaration.from_confusion.options:
-            options.update(average="macro", zero_division=0.0)
-        if "beta" in declaration.from_confusion.options:
-            options["beta"] = 2.0
+    options: dict[str, Any] = dict(declaration.variants[0])  # holds any required option
+    if "average" in declaration.confusion_options:
+        options.update(average="macro", zero_division=0.0)
+    if "beta" in declaration.confusion_options:
+        options["beta"] = 2.0
     if "labels" in inspect.signature(declaration.function).parameters:
         # a fixed label set: otherwise a class seen only in zero-weight rows counts in
         # the macro average (scikit-learn's rule) but vanishes when rows are repeated 0x
@@ -90,30 +114,29 @@ def _options(name: str, n_classes: int) -> dict[str, Any]:
 
 @st.composite
 def declared_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
-    """Positional arguments, weights and options suited to metric ``name``."""
+    """Positional arguments, weights and options suited to metric ``name`` (one of its
+    declared variants)."""
     kind = METRICS[name].computed_from
+    variant = dict(draw(st.sampled_from(METRICS[name].variants)))
     if kind == "ranking":
         y, s, w = draw(binary_ranking_data(max_n=60, both_classes=True))
-        return (y, s), w, dict(REQUIRED_OPTIONS.get(name, {}))
+        return (y, s), w, variant
     if kind == "values":
         n = draw(st.integers(2, 60))
         rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
         y_true = np.round(rng.normal(size=n), 1)
         y_pred = y_true + np.round(rng.normal(size=n), 1)
-        return (y_true, y_pred), draw(exact_sample_weights(n)), {}
+        return (y_true, y_pred), draw(exact_sample_weights(n)), variant
     y_true, y_pred, w = draw(class_labels(max_n=60, min_classes=2, max_classes=4, kinds=("int",)))
     k = 4
     arguments: tuple = (y_true, y_pred)
     if name == "expected_cost":
         arguments = (y_true, y_pred, np.arange(k * k, dtype=float).reshape(k, k))
-    return arguments, w, _options(name, k)
+    return arguments, w, {**_options(name, k), **variant}
 
 
 def _same(a: Any, b: Any) -> bool:
     return bool(np.allclose(a, b, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL, equal_nan=True))
-
-
-names = pytest.mark.parametrize("name", sorted(METRICS))
 
 
 @names
@@ -156,41 +179,68 @@ def test_integer_weights_equal_repetition(name, data) -> None:
     )
 
 
-# The options each ranking declaration's sweep accepts (``sorted_options``), all tried.
-SORTED_OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "roc_auc_score": [{}, {"max_fpr": 0.5}],
-    "average_precision_score": [{}],
-    "pr_auc_score": [{"method": m} for m in ("trapezoid", "interpolated", "11-point")],
-    "equal_error_rate": [{"method": m} for m in ("interpolate", "nearest")],
-    "lift_score": [{"fraction": f} for f in (0.1, 0.37, 1.0)],
-}
+RANKING_VARIANTS = variants_of("ranking")
 
 
-def test_every_ranking_declaration_has_its_options_tried() -> None:
-    ranking = {n: d for n, d in METRICS.items() if d.computed_from == "ranking"}
-    assert set(SORTED_OPTIONS) == set(ranking)
-    for name, declaration in ranking.items():
-        tried = {key for options in SORTED_OPTIONS[name] for key in options}
-        assert tried == set(declaration.sorted_options)
+def test_every_scan_is_reached_by_a_declared_variant() -> None:
+    """Each scan of the kernels is some ranking metric's (a scan no metric selects is
+    dead code; a metric whose variants miss a scan leaves it out of every test that
+    iterates over the registry)."""
+    reached = {type(METRICS[name].scan_options(**options)) for name, options in RANKING_VARIANTS}
+    assert reached == set(SCANS)
 
 
-@pytest.mark.parametrize(
-    ("name", "options"),
-    [(name, options) for name, variants in SORTED_OPTIONS.items() for options in variants],
-)
+@pytest.mark.parametrize(("name", "options"), RANKING_VARIANTS)
+def test_the_declared_passes_are_the_scans(name, options) -> None:
+    declaration = METRICS[name]
+    scan_options = declaration.scan_options(**options)
+    scan = SCANS[type(scan_options)]
+    passes = declaration.passes(**options)
+    assert declaration.scan(**options) is scan
+    assert passes == ScanPasses(
+        totals=bool(
+            scan.needs_totals(scan_options) if callable(scan.needs_totals) else scan.needs_totals
+        ),
+        below=scan.below is not None,
+        backward=scan.backward,
+        records=scan.records(scan_options),
+    )
+    # a scan that needs more than one streamed pass is recorded, and only then
+    assert passes.records == (passes.totals or passes.below or passes.backward)
+
+
+def test_the_passes_of_known_scans() -> None:
+    """By the definitions: the full AUC and AP need one forward pass; the partial AUC
+    and the EER the totals; the interpolated precision a maximum over lower
+    thresholds, folded from the lowest score up."""
+    roc_auc = METRICS["roc_auc_score"]
+    assert roc_auc.passes() == ScanPasses(False, False, False, False)
+    assert roc_auc.passes(max_fpr=0.5).totals
+    assert METRICS["average_precision_score"].passes() == ScanPasses(False, False, False, False)
+    interpolated = METRICS["pr_auc_score"].passes(method="interpolated")
+    assert interpolated.below and interpolated.backward and interpolated.records
+    assert METRICS["equal_error_rate"].passes().totals
+
+
+@pytest.mark.parametrize(("name", "options"), RANKING_VARIANTS)
 @given(data=binary_ranking_data(max_n=60, both_classes=True))
-def test_ranking_declarations_sweep_to_the_reference_value(name, options, data) -> None:
-    """``from_sorted`` (what resampling evaluates) gives the independent reference's value.
+def test_ranking_declarations_scan_to_the_reference_value(name, options, data) -> None:
+    """The declared scan (what resampling runs) over the sorted data gives the
+    independent reference's value.
 
-    The public function is itself ``sort_binary`` + ``from_sorted``, so comparing the two
-    would compare a function with itself; ``assay.reference`` computes from the definitions.
+    The public function runs the same scan, so comparing the two would compare a
+    function with itself; ``assay.reference`` computes from the definitions.
     """
     y, s, w = data
     declaration = METRICS[name]
-    assert declaration.from_sorted is not None
-    swept = declaration.from_sorted(sort_binary(y, s, sample_weight=w), **options)
+    sorted_data = sort_binary(y, s, sample_weight=w)
+    scanned = scan_merged(
+        declaration.scan_options(**options),
+        *sorted_data.kernel_arguments,
+        sorted_data.integer_counts,
+    )
     reference = getattr(assay.reference, name)(y, s, sample_weight=w, **options)
-    assert _same(swept, reference)
+    assert _same(scanned, reference)
 
 
 # A small data set on which a perfect model must beat a poor one for every metric.
@@ -229,8 +279,8 @@ def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data)
     declaration = METRICS[name]
     arguments, weights, options = data.draw(declared_problem(name))
     assert declaration.from_confusion is not None
-    if "average" in declaration.from_confusion.options:
-        averages = declaration.from_confusion.averages
+    if "average" in declaration.confusion_options:
+        averages = declaration.averages
         options["average"] = data.draw(st.sampled_from([a for a in averages if a != "binary"]))
         options["zero_division"] = data.draw(st.sampled_from([0.0, 1.0, np.nan]))
     with warnings.catch_warnings():
@@ -239,7 +289,7 @@ def test_confusion_metrics_are_their_function_of_the_resolved_matrix(name, data)
         matrix, resolved = declaration.resolve_arguments(
             *arguments, sample_weight=weights, **options
         )
-        value = declaration.from_confusion.from_confusion(matrix, **resolved)
+        value = declaration.from_confusion(matrix, **resolved)
         # The public function is resolve + from_confusion itself: the independent
         # reference is what makes this a check of the declaration, not of an identity.
         reference = getattr(assay.reference, name)(*arguments, sample_weight=weights, **options)
@@ -289,6 +339,25 @@ def test_the_range_follows_the_options() -> None:
     assert assay.balanced_accuracy_score([0, 1], [1, 0], adjusted=True) == -1.0
     assert assay.accuracy_score([0, 1, 1], [0, 1, 1], normalize=False) == 3.0
     assert METRICS["r2_score"].range_for(force_finite=False) == (-np.inf, 1.0)
+
+
+def test_a_ranking_entry_may_declare_a_range_that_follows_its_options() -> None:
+    # a ranking metric whose range moves with an option (a top share f of the population
+    # gives a lift in [0, 1/f]) declares it like the confusion metrics do
+    from assay.metrics._ranking import roc_auc_options
+
+    def up_to_inverse(fraction: float = 1.0, **_: Any) -> tuple[float, float]:
+        return 0.0, 1.0 / fraction
+
+    declaration = _ranking_metric(
+        assay.roc_auc_score,
+        "stand-in",
+        roc_auc_options,
+        greater_is_better=True,
+        range_of_options=up_to_inverse,
+    )
+    assert declaration.range_for(fraction=0.25) == (0.0, 4.0)
+    assert declaration.range_for() == (0.0, 1.0)
 
 
 @given(

@@ -14,13 +14,19 @@ from hypothesis.extra import numpy as hnp
 
 import assay
 from assay.exceptions import UndefinedMetricWarning
+from assay.metrics._registry import METRICS
 from tests.strategies import exact_sample_weights
 
 # Same formulas as scikit-learn, same numpy reductions; only R^2 of an output whose
 # y_true is constant can differ (see test_constant_targets).
 SKLEARN_RTOL = 1e-12
 
-LOSSES = ["mean_squared_error", "root_mean_squared_error", "mean_absolute_error"]
+# Every loss of the registry: the means over rows where lower is better.
+LOSSES = [
+    name
+    for name, declaration in METRICS.items()
+    if declaration.computed_from == "values" and not declaration.greater_is_better
+]
 
 
 @st.composite

@@ -561,7 +561,9 @@ def test_one_standard_error_rule_errors(kwargs, message):
         one_standard_error_rule(**kwargs, greater_is_better=False)
 
 
-@pytest.mark.parametrize("module_name", ["_splitters", "_cross_validation", "_model_selection"])
+@pytest.mark.parametrize(
+    "module_name", ["_splitters", "_holdout_bootstrap", "_cross_validation", "_model_selection"]
+)
 def test_docstring_examples_run(module_name):
     import doctest
     import importlib

@@ -14,7 +14,7 @@ import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
 from assay._kernels import jackknife, pieces, resample, streaming
 from assay.datasets import binormal_scores
-from assay.metrics._registry import METRICS
+from assay.metrics._registry import METRICS, variants_of
 from assay.resampling import _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
@@ -61,6 +61,19 @@ def naive_ranking_metric(y, s, sample_weight, name, **options):
         above = np.concatenate([[0.0], np.cumsum(size)[:-1]])
         inside = np.clip(cut - above, 0.0, size)
         return float(np.sum(positive * inside / size) / p / options["fraction"])
+    if name == "pr_auc_score" and options["method"] == "11-point":
+        # recall >= i / 10 compared as 10 TP >= i P (integer counts: exact)
+        levels = [precision[10 * tp >= i * p] for i in range(11)]
+        return float(np.mean([level.max() if level.size else 0.0 for level in levels]))
+    if name == "equal_error_rate" and options["method"] == "interpolate":
+        fpr = np.concatenate([[0.0], fp / n])
+        tp_all, fp_all = np.concatenate([[0.0], tp]), np.concatenate([[0.0], fp])
+        gap = fp_all * p - (p - tp_all) * n  # n p (FPR - FNR), exact for integer counts
+        k = int(np.argmax(gap >= 0))  # the first point with FPR >= FNR (k >= 1)
+        if gap[k] == 0:
+            return float(fpr[k])
+        t = -gap[k - 1] / (gap[k] - gap[k - 1])  # where the segment meets FPR = FNR
+        return float(fpr[k - 1] + t * (fpr[k] - fpr[k - 1]))
     if name == "equal_error_rate" and options["method"] == "nearest":
         fpr = np.concatenate([[0.0], fp / n])
         fnr = np.concatenate([[1.0], 1 - tp / p])
@@ -89,16 +102,8 @@ def metric_of_replicate(atoms, name, options, counts, library=reference):
     return getattr(library, name)(y, s, sample_weight=w, **options)
 
 
-NAIVE_CASES = [
-    ("roc_auc_score", {}),
-    ("roc_auc_score", {"max_fpr": 0.3}),
-    ("average_precision_score", {}),
-    ("pr_auc_score", {"method": "trapezoid"}),
-    ("pr_auc_score", {"method": "interpolated"}),
-    ("equal_error_rate", {"method": "nearest"}),
-    ("lift_score", {"fraction": 0.1}),
-    ("lift_score", {"fraction": 0.37}),
-]
+NAIVE_CASES = variants_of("ranking")
+"""Every ranking metric of the registry with each of its declared variants."""
 
 
 @pytest.mark.parametrize("seed", range(8))

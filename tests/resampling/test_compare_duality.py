@@ -187,9 +187,7 @@ def test_joint_cell_jackknife_of_the_difference_is_leave_one_out(name, kwargs) -
     declaration = METRICS[name]
     options = replicate_options(declaration, declaration.function, kwargs)
     cells = joint_cells(declaration, y, a, b, options, mirrors=False)
-    values, counts = _paired_jackknife.cells_jackknife(
-        cells, declaration.from_confusion.from_confusion
-    )
+    values, counts = _paired_jackknife.cells_jackknife(cells, declaration.from_confusion)
     expected = _leave_one_out(declaration.function, y, a, b, **kwargs)
     np.testing.assert_allclose(np.sort(np.repeat(values, counts.astype(int))), expected,
                                rtol=FLOAT_RTOL, atol=1e-15)  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assay import _validation as v
+from assay import _procedure_checks as v
 from assay.resampling._interval_pvalues import bootstrap_pvalue
 from assay.resampling._intervals import (
     acceleration,

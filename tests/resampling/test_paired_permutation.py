@@ -7,6 +7,7 @@ computed in exact fractions here, and from ``scipy.stats.rankdata``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 
@@ -18,20 +19,17 @@ from scipy.special import logit
 from scipy.stats import rankdata
 
 import assay
+from assay.metrics._registry import METRICS, variants_of
 from assay.resampling._paired_permutation import mid_distribution_codes
 from tests.strategies import INCREASING_TRANSFORMS, paired_ranking_data
 
 FLOAT_RTOL = 1e-12  # float sums of the same terms in another order
 
-# (pr_auc_score and equal_error_rate reach compare with their default `method` only:
-# compare's own `method` takes the keyword.)
+# Every ranking metric of the registry with each of its declared variants; a partial
+# carries the options (compare's own `method` chooses bootstrap or permutation).
 RANKING_METRICS = [
-    (assay.roc_auc_score, {}),
-    (assay.roc_auc_score, {"max_fpr": 0.3}),
-    (assay.average_precision_score, {}),
-    (assay.pr_auc_score, {}),
-    (assay.equal_error_rate, {}),
-    (assay.lift_score, {"fraction": 0.3}),
+    (functools.partial(METRICS[name].function, **options), {})
+    for name, options in variants_of("ranking")
 ]
 
 

@@ -43,18 +43,29 @@ _STATISTIC_SYMBOLS = (
 )
 
 
+# Loss name (``bootstrap_632``, ``decompose``) -> readable name.
+_LOSS_NAMES = {
+    "zero_one": "zero-one loss",
+    "squared": "squared loss",
+    "absolute": "absolute loss",
+}
+
+
 def metric_name(name: str) -> str:
-    """Readable metric name (imported on use: the metrics package imports the results)."""
-    from assay.metrics._names import readable_metric_name
+    """The readable name of metric ``name`` declared in the metric registry
+    (``'roc_auc_score'`` -> ``'ROC AUC'``); any other name (a user's callable) unchanged.
+
+    The registry is imported on use: the metrics package imports the results.
+    """
+    from assay.metrics._registry import readable_metric_name
 
     return readable_metric_name(name)
 
 
 def loss_name(name: str) -> str:
-    """Readable loss name (``'zero_one'`` -> ``'zero-one loss'``)."""
-    from assay.metrics._names import readable_loss_name
-
-    return readable_loss_name(name)
+    """Readable loss name (``'zero_one'`` -> ``'zero-one loss'``); a callable's name
+    comes back unchanged (a metric's readable name when it is an assay metric)."""
+    return _LOSS_NAMES.get(name, metric_name(name))
 
 
 def value(number: float | None) -> str:

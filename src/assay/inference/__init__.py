@@ -6,15 +6,11 @@ the interval and p-value arithmetic of :mod:`assay.resampling._intervals`.
 
 from __future__ import annotations
 
-from assay.inference._analytic_intervals import (
-    difference_ci,
-    error_rate_ci,
-    mean_ci,
-    proportion_ci,
-)
+from assay.inference._analytic_intervals import error_rate_ci, mean_ci, proportion_ci
 from assay.inference._contingency import cochrans_q, mcnemar
 from assay.inference._delong import auc_ci, delong_covariance
 from assay.inference._delong_tests import delong_test, delong_test_unpaired
+from assay.inference._difference_interval import difference_ci
 from assay.inference._fold_tests import (
     corrected_resampled_ttest,
     ftest_5x2cv,
@@ -23,8 +19,9 @@ from assay.inference._fold_tests import (
     welch_ttest,
 )
 from assay.inference._multiple_testing import adjust_pvalues
+from assay.inference._posthoc import bonferroni_dunn, nemenyi
 from assay.inference._rank_models import rank_models
-from assay.inference._ranks import bonferroni_dunn, friedman, nemenyi
+from assay.inference._ranks import friedman
 from assay.inference._sign_tests import sign_test, wilcoxon_signed_rank
 from assay.resampling import bootstrap, compare, permutation_test
 from assay.resampling._bands import precision_recall_band, roc_band

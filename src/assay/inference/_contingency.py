@@ -16,14 +16,9 @@ import numpy as np
 from scipy import special
 
 from assay._distributions import pvalue as pvalue_of
+from assay._procedure_checks import check_alternative
 from assay._results import TestResult
-from assay._validation import (
-    as_label_pair,
-    as_labels,
-    check_alternative,
-    check_option,
-    format_values,
-)
+from assay._validation import as_label_pair, as_labels, check_option, format_values
 from assay.exceptions import DegenerateDataWarning
 
 __all__ = ["binomial_pvalue", "cochrans_q", "mcnemar"]

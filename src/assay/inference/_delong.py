@@ -22,13 +22,13 @@ from scipy.special import expit
 from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
+from assay._procedure_checks import check_confidence_level
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
 from assay._scaling import power_of_two_scale
 from assay._validation import (
     as_sample_weight,
     as_scores,
     binary_target,
-    check_confidence_level,
     check_option,
     check_same_length,
 )

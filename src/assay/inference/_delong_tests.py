@@ -11,11 +11,8 @@ import math
 from types import MappingProxyType
 from typing import Any
 
+from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
-from assay._validation import (
-    check_alternative,
-    check_confidence_level,
-)
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.inference._delong import (
     _NAN,

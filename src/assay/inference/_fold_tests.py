@@ -18,14 +18,10 @@ from scipy import special
 
 from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
+from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
 from assay._scaling import mean_and_deviation, scale_if_extreme
-from assay._validation import (
-    as_finite_array,
-    check_alternative,
-    check_confidence_level,
-    check_same_length,
-)
+from assay._validation import as_finite_array, check_same_length
 from assay.exceptions import DegenerateDataWarning
 
 __all__ = [

@@ -3,8 +3,8 @@
 :func:`rank_models` takes the scores of k models on N data sets (a long table of
 ``(data set, model, score)`` rows or a wide one, a row per data set and a column per
 model), checks that every model has exactly one finite score on every data set, and
-runs the tests of :mod:`assay.inference._ranks` and the paired Wilcoxon tests of
-:mod:`assay.inference._sign_tests` on it.
+runs the tests of :mod:`assay.inference._ranks` and :mod:`assay.inference._posthoc`
+and the paired Wilcoxon tests of :mod:`assay.inference._sign_tests` on it.
 """
 
 from __future__ import annotations
@@ -15,19 +15,18 @@ from typing import Any
 
 import numpy as np
 
+from assay._procedure_checks import check_open_unit
 from assay._results import RankModelsResult
 from assay._validation import check_option, format_values
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._multiple_testing import adjust_pvalues
-from assay.inference._ranks import (
-    _check_alpha,
-    _check_bool,
+from assay.inference._posthoc import (
     _control_index,
     bonferroni_dunn,
     bonferroni_dunn_critical_value,
-    friedman,
     nemenyi,
 )
+from assay.inference._ranks import _check_bool, friedman
 from assay.inference._sign_tests import ZERO_METHODS, wilcoxon_signed_rank
 
 __all__ = ["rank_models"]
@@ -372,7 +371,7 @@ def rank_models(
     Ranking of 3 models over 4 data sets (higher scores are better; alpha = 0.05)
     """
     higher_is_better = _check_bool(higher_is_better, "higher_is_better")
-    alpha = _check_alpha(alpha)
+    alpha = check_open_unit(alpha, "alpha")
     zero_method = check_option(zero_method, "zero_method", ZERO_METHODS)
     if model is not None or score is not None:
         scores, datasets, models = _long_table(table, dataset, model, score)

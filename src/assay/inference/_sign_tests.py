@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from assay._distributions import pvalue as pvalue_of
+from assay._procedure_checks import check_alternative
 from assay._results import TestResult
-from assay._validation import check_alternative, check_option
+from assay._validation import check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._contingency import binomial_pvalue
 from assay.inference._fold_tests import _paired_differences

@@ -7,19 +7,18 @@ this matrix".  This module is that interface.  Each function takes ``matrix``, a
 sums) or a stack of them of shape (..., k, k), plus keyword options, and returns a float
 (or an array over the leading axes / over the classes for ``average=None``).
 
-:data:`CONFUSION_METRICS` maps the name of each public metric to a
-:class:`ConfusionMetric` naming its function of the matrix and the keyword options that
-function takes.  The public functions resolve their arguments once with
+The metric registry (:data:`assay.metrics._registry.METRICS`) names, for each public
+metric, its function here and the keyword options that function takes.  The public
+functions resolve their arguments once with
 :func:`assay.metrics._confusion.labelled_confusion` (the full matrix) and
 :func:`assay.metrics._confusion.averaging_options` (``average``, ``pos_index``,
-``classes``), then call the registered function; a resampling procedure does the same
+``classes``), then call the function of the matrix; a resampling procedure does the same
 with resampled matrices::
 
     confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=w)
     matrix, options = averaging_options(confusion, average="macro", pos_label=1,
                                         labels_given=labels is not None)
-    metric = CONFUSION_METRICS["f1_score"]
-    value = metric.from_confusion(matrix, **options, zero_division=0.0)
+    value = f1_from_confusion(matrix, **options, zero_division=0.0)
 
 Options shared by the averaged metrics:
 
@@ -54,7 +53,7 @@ import numpy as np
 
 from assay._scaling import rescaled_matrices, scale_if_extreme
 from assay.exceptions import UndefinedMetricWarning
-from assay.metrics._confusion import AVERAGES, Cells, one_vs_rest_cells
+from assay.metrics._confusion import Cells, one_vs_rest_cells
 
 __all__: list[str] = []
 
@@ -406,60 +405,3 @@ def expected_cost_from_confusion(
     if normalize is None:
         return _as_result(total_cost)
     return _as_result(total_cost / matrix.sum(axis=(-2, -1)) / cost_scale)
-
-
-@dataclass(frozen=True)
-class ConfusionMetric:
-    """Declaration of a metric computed from confusion-matrix cells."""
-
-    name: str
-    """Name of the public function (in :mod:`assay.metrics`)."""
-    from_confusion: Callable[..., Any]
-    """The metric as a function of the matrix: ``from_confusion(matrix, **options)``."""
-    options: tuple[str, ...]
-    """Keyword options ``from_confusion`` accepts (besides ``stacklevel``)."""
-    averages: tuple[str | None, ...] = ()
-    """Values of ``average`` it accepts (empty: it takes no ``average``)."""
-
-
-_AVERAGED = ("average", "pos_index", "classes", "zero_division")
-
-CONFUSION_METRICS: dict[str, ConfusionMetric] = {
-    metric.name: metric
-    for metric in (
-        ConfusionMetric("accuracy_score", accuracy_from_confusion, ("normalize",)),
-        ConfusionMetric("error_rate", error_rate_from_confusion, ("normalize",)),
-        ConfusionMetric("precision_score", precision_from_confusion, _AVERAGED, AVERAGES),
-        ConfusionMetric("recall_score", recall_from_confusion, _AVERAGED, AVERAGES),
-        ConfusionMetric("specificity_score", specificity_from_confusion, _AVERAGED, AVERAGES),
-        ConfusionMetric("npv_score", npv_from_confusion, _AVERAGED, AVERAGES),
-        ConfusionMetric(
-            "false_positive_rate", false_positive_rate_from_confusion, _AVERAGED, AVERAGES
-        ),
-        ConfusionMetric(
-            "false_negative_rate", false_negative_rate_from_confusion, _AVERAGED, AVERAGES
-        ),
-        ConfusionMetric(
-            "false_discovery_rate", false_discovery_rate_from_confusion, _AVERAGED, AVERAGES
-        ),
-        ConfusionMetric("f1_score", f1_from_confusion, _AVERAGED, AVERAGES),
-        ConfusionMetric("fbeta_score", fbeta_from_confusion, (*_AVERAGED, "beta"), AVERAGES),
-        ConfusionMetric(
-            "matthews_corrcoef",
-            matthews_from_confusion,
-            _AVERAGED,
-            ("multiclass", *AVERAGES),
-        ),
-        ConfusionMetric(
-            "balanced_accuracy_score", balanced_accuracy_from_confusion, ("adjusted",)
-        ),
-        ConfusionMetric(
-            "cohen_kappa_score",
-            cohen_kappa_from_confusion,
-            ("weights", "classes", "replace_undefined_by"),
-        ),
-        ConfusionMetric(
-            "expected_cost", expected_cost_from_confusion, ("cost_matrix", "normalize")
-        ),
-    )
-}

@@ -6,6 +6,7 @@ applies the matching function of the matrix from :mod:`assay.metrics._cell_metri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,40 @@ def averaged_confusion(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
     )
     return matrix, {**options, "zero_division": zero_division}
+
+
+def averaged_resolver(
+    averages: tuple[str | None, ...], with_beta: bool
+) -> Callable[..., tuple[np.ndarray, dict[str, Any]]]:
+    """Resolver of the metrics that take ``labels, pos_label, average, zero_division``
+    (the ``resolve`` of their registry entries: matrix and options of a public call)."""
+
+    def resolve(
+        y_true: Any,
+        y_pred: Any,
+        *,
+        labels: Any,
+        pos_label: Any,
+        average: str | None,
+        sample_weight: Any,
+        zero_division: Any,
+        beta: float | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        matrix, options = averaged_confusion(
+            y_true,
+            y_pred,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
+            averages=averages,
+        )
+        if with_beta:
+            options["beta"] = float(beta)  # type: ignore[arg-type]
+        return matrix, options
+
+    return resolve
 
 
 def resolve_counts(

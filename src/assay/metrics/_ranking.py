@@ -20,17 +20,13 @@ from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
 from assay._kernels.scans.roc_auc import RocAuc
 from assay._validation import (
     as_1d,
-    as_probabilities,
-    as_sample_weight,
     check_option,
-    check_same_length,
-    distinct_values,
     few_distinct_values,
-    format_values,
     reject_sparse,
     two_column_scores_message,
 )
-from assay.metrics._sorted import SortedBinary, sort_binary, sort_scores, warn_undefined
+from assay.metrics._multiclass_ranking import MulticlassData, one_vs_one, one_vs_rest
+from assay.metrics._sorted import SortedBinary, sort_binary, warn_undefined
 
 __all__ = [
     "average_precision_score",
@@ -45,6 +41,8 @@ PR_AUC_SCANS = {
     "interpolated": PrAucInterpolated,
     "11-point": PrAucElevenPoint,
 }
+EER_METHODS = ("interpolate", "nearest")
+"""The rules of ``equal_error_rate``'s ``method``."""
 
 
 # --- The scan options of each metric, from its public keyword options (the registry and
@@ -70,9 +68,6 @@ def equal_error_rate_options(method: str = "interpolate", **_: Any) -> EqualErro
 def is_full_roc_auc(options: Any) -> bool:
     """Whether the scan options are the full ROC AUC (which has a closed-form jackknife)."""
     return isinstance(options, RocAuc) and options.max_fpr >= 1.0
-
-
-_ROW_SUM_TOLERANCE = 1e-6  # probabilities of one row must sum to 1 within this (float noise)
 
 
 # --- Each ranking metric as a function of the sorted data (one weighted sweep). ---
@@ -149,143 +144,6 @@ def _refuse_binary_two_columns(y_true: Any, score_array: np.ndarray) -> None:
     """Raise for the two columns of ``predict_proba`` given with a binary target."""
     if score_array.shape[1] == 2 and few_distinct_values(as_1d(y_true, "y_true"), 2) is not None:
         raise ValueError(two_column_scores_message("y_score", score_array.shape))
-
-
-class _MulticlassData:
-    """Validated multi-class problem: class codes, score matrix, weights, labels."""
-
-    def __init__(self, y_true: Any, y_score: Any, labels: Any, sample_weight: Any) -> None:
-        y = as_1d(y_true, "y_true")
-        scores = as_probabilities(y_score, "y_score", ndim=2)
-        n = check_same_length(y_true=y, y_score=scores)
-        self.weights = as_sample_weight(sample_weight, n)
-        row_sums = scores.sum(axis=1)
-        bad_rows = np.flatnonzero(np.abs(row_sums - 1.0) > _ROW_SUM_TOLERANCE)
-        if bad_rows.size:
-            row = int(bad_rows[0])
-            raise ValueError(
-                f"`y_score` rows must be probabilities summing to 1 over the classes; "
-                f"{bad_rows.size} rows do not (row {row} sums to {row_sums[row]:.6g})."
-            )
-        if labels is None:
-            classes = distinct_values(y)
-        else:
-            classes = as_1d(labels, "labels")
-            if distinct_values(classes).shape[0] != classes.shape[0]:
-                raise ValueError(f"`labels` must be unique; got {format_values(classes)}.")
-        if classes.shape[0] != scores.shape[1]:
-            source = "`labels`" if labels is not None else "`y_true`"
-            raise ValueError(
-                f"{source} has {classes.shape[0]} classes but `y_score` has "
-                f"{scores.shape[1]} columns; they must match."
-            )
-        sorter = np.argsort(classes, kind="stable")
-        position = np.searchsorted(classes, y, sorter=sorter)
-        position = np.minimum(position, classes.shape[0] - 1)
-        codes = sorter[position]
-        unknown = classes[codes] != y
-        if np.any(unknown):
-            raise ValueError(
-                f"`y_true` contains labels not in `labels`: "
-                f"{format_values(distinct_values(y[unknown]))}."
-            )
-        self.codes = codes
-        self.scores = scores
-        self.classes = classes
-        self.labels_given = labels is not None
-        class_weights = np.bincount(codes, weights=self.weights, minlength=classes.shape[0])
-        self.absent = class_weights <= 0.0
-        """Per class: no samples (of positive weight) in ``y_true``."""
-
-    def warn_absent(self, consequence: str, stacklevel: int) -> None:
-        """Name the classes without samples; ``stacklevel`` counts from the caller."""
-        missing = self.classes[self.absent]
-        if missing.shape[0] == 0:
-            return
-        where = " in `labels`" if self.labels_given else ""
-        subject = (
-            f"Class {missing[0].item()!r}{where} has"
-            if missing.shape[0] == 1
-            else f"Classes {format_values(missing)}{where} have"
-        )
-        weighted = " of positive weight" if self.weights is not None else ""
-        warn_undefined(
-            f"{subject} no samples{weighted} in `y_true`; {consequence} (NaN returned).",
-            stacklevel=stacklevel + 1,
-        )
-
-    def class_weight(self, mask: np.ndarray) -> float:
-        if self.weights is None:
-            return float(np.count_nonzero(mask))
-        return float(self.weights[mask].sum())
-
-    def one_vs_rest(self, column: int) -> SortedBinary:
-        return sort_scores(
-            self.codes == column, np.ascontiguousarray(self.scores[:, column]), self.weights
-        )
-
-    def micro(self) -> SortedBinary:
-        k = self.classes.shape[0]
-        indicator = (self.codes[:, None] == np.arange(k)[None, :]).ravel()
-        weights = None if self.weights is None else np.repeat(self.weights, k)
-        return sort_scores(indicator, self.scores.ravel(), weights)
-
-
-def _average(values: np.ndarray, weights: np.ndarray | None, average: str | None) -> Any:
-    if average is None:
-        return values
-    if average == "weighted":
-        assert weights is not None
-        return float(np.average(values, weights=weights))
-    return float(np.mean(values))
-
-
-def _one_vs_rest(
-    problem: _MulticlassData, summary: Any, average: str | None, stacklevel: int
-) -> Any:
-    if average == "micro":
-        return summary(problem.micro(), stacklevel=stacklevel + 1)
-    k = problem.classes.shape[0]
-    problem.warn_absent("its one-vs-rest value is undefined", stacklevel + 1)
-    values = np.array(
-        [
-            np.nan
-            if problem.absent[c]
-            else summary(problem.one_vs_rest(c), stacklevel=stacklevel + 1)
-            for c in range(k)
-        ]
-    )
-    weights = np.array([problem.class_weight(problem.codes == c) for c in range(k)])
-    return _average(values, weights, average)
-
-
-def _one_vs_one(problem: _MulticlassData, average: str, stacklevel: int) -> float:
-    """Hand & Till (2001) M: mean over class pairs of (A(a|b) + A(b|a)) / 2."""
-    k = problem.classes.shape[0]
-    problem.warn_absent("the one-vs-one area of each pair with it is undefined", stacklevel + 1)
-    pair_values = []
-    pair_weights = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            rows = (problem.codes == a) | (problem.codes == b)
-            if problem.absent[a] or problem.absent[b]:
-                pair_values.append(np.nan)
-                pair_weights.append(problem.class_weight(rows))
-                continue
-            weights = None if problem.weights is None else problem.weights[rows]
-            codes = problem.codes[rows]
-            areas = [
-                roc_auc_from_sorted(
-                    sort_scores(
-                        codes == c, np.ascontiguousarray(problem.scores[rows, c]), weights
-                    ),
-                    stacklevel=stacklevel + 1,
-                )
-                for c in (a, b)
-            ]
-            pair_values.append(0.5 * (areas[0] + areas[1]))
-            pair_weights.append(problem.class_weight(rows))
-    return float(_average(np.array(pair_values), np.array(pair_weights), average))
 
 
 def roc_auc_score(
@@ -407,10 +265,10 @@ def roc_auc_score(
         check_option(average, "average", ("macro", "weighted", "micro", None))
     else:
         check_option(average, "average", ("macro", "weighted"))
-    problem = _MulticlassData(y_true, score_array, labels, sample_weight)
+    problem = MulticlassData(y_true, score_array, labels, sample_weight)
     if multi_class == "ovo":
-        return _one_vs_one(problem, average, stacklevel=2)  # type: ignore[arg-type]
-    return _one_vs_rest(problem, roc_auc_from_sorted, average, stacklevel=2)
+        return one_vs_one(problem, roc_auc_from_sorted, average, stacklevel=2)  # type: ignore[arg-type]
+    return one_vs_rest(problem, roc_auc_from_sorted, average, stacklevel=2)
 
 
 def average_precision_score(
@@ -469,13 +327,10 @@ def average_precision_score(
         check_option(average, "average", ("macro", "weighted", "micro", None))
         if pos_label not in (None, 1):
             raise ValueError("`pos_label` applies to binary targets only; leave it as None.")
-        problem = _MulticlassData(y_true, score_array, None, sample_weight)
-        return _one_vs_rest(problem, average_precision_from_sorted, average, stacklevel=2)
+        problem = MulticlassData(y_true, score_array, None, sample_weight)
+        return one_vs_rest(problem, average_precision_from_sorted, average, stacklevel=2)
     data = sort_binary(y_true, score_array, pos_label=pos_label, sample_weight=sample_weight)
     return average_precision_from_sorted(data, stacklevel=2)
-
-
-_PR_AUC_METHODS = ("trapezoid", "interpolated", "11-point")
 
 
 def pr_auc_score(
@@ -542,7 +397,7 @@ def pr_auc_score(
     >>> round(assay.pr_auc_score(labels, scores, pos_label=1), 6)
     0.690556
     """
-    check_option(method, "method", _PR_AUC_METHODS)
+    check_option(method, "method", tuple(PR_AUC_SCANS))
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return pr_auc_from_sorted(data, method=method, stacklevel=2)
 
@@ -596,6 +451,6 @@ def equal_error_rate(
     >>> assay.equal_error_rate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.5
     """
-    check_option(method, "method", ("interpolate", "nearest"))
+    check_option(method, "method", EER_METHODS)
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return equal_error_rate_from_sorted(data, method=method, stacklevel=2)

@@ -1,20 +1,45 @@
-"""One registry of metrics: what each public metric is computed from.
+"""One registry of metrics: what each public metric is computed from, and how.
 
 ARCHITECTURE rule 8. Every scalar metric of :mod:`assay.metrics` is declared here once,
-with the statistic it depends on:
+by one entry of :data:`METRICS` (a :class:`MetricDeclaration`), with the statistic it
+depends on:
 
 * ``"confusion"`` -- a function of the (k x k) confusion matrix (the cell counts are
-  the sufficient statistic); :attr:`MetricDeclaration.from_confusion` computes it from
-  a matrix or a stack of matrices (see :mod:`assay.metrics._cell_metrics`).
-* ``"ranking"`` -- one weighted sweep over the sorted scores;
-  :attr:`MetricDeclaration.from_sorted` computes it from a
-  :class:`~assay.metrics._sorted.SortedBinary` whose weights may be any non-negative
-  multiplicities (a bootstrap replicate re-weights the rows, it never re-sorts them).
+  the sufficient statistic): :attr:`MetricDeclaration.from_confusion` computes it from
+  a matrix or a stack of matrices (the functions live in
+  :mod:`assay.metrics._cell_metrics`).
+* ``"ranking"`` -- one scan over the sorted scores:
+  :attr:`MetricDeclaration.scan_options` turns the public keyword options into the
+  options named tuple that selects the metric's scan in the kernels
+  (:mod:`assay._kernels.scans`); the passes that scan needs are read from its
+  declaration (:meth:`MetricDeclaration.passes`).
 * ``"values"`` -- a plain weighted mean over rows (regression losses): neither of the
   above, computed from the rows themselves.
 
-Resampling, the invariance tests and the benchmarks read these declarations instead of
-dispatching on a chain of ``if metric is ...``.
+Resampling, the protocols, the result summaries, the invariance tests and the
+benchmarks read these declarations instead of dispatching on a chain of
+``if metric is ...`` or keeping their own lists of metrics.
+
+Declaring a metric
+------------------
+One call in the tuple that builds :data:`METRICS`, by what the metric is computed from::
+
+    _confusion_metric(public_function, "readable name", function_of_the_matrix,
+               ("its", "keyword", "options"), greater_is_better=True,
+               averages=AVERAGES)          # if it takes ``average``; or resolve=...
+    _ranking_metric(public_function, "readable name", scan_options_builder,
+             greater_is_better=True,
+             variants=({}, {"option": value}))   # option sets reaching every scan
+    _values_metric(public_function, "readable name", greater_is_better=False,
+            value_range=NON_NEGATIVE)
+
+``value_range`` (default: the unit interval for confusion and ranking metrics) is the
+range of the values with the default options; ``range_of_options`` a function of the
+options when they move it.  ``variants`` lists keyword options that between them
+exercise every option changing what the metric computes (for a ranking metric: every
+scan it selects); the tests and ``assay selfcheck`` iterate over them.  An option
+without a default appears in every variant, unless the tests draw it themselves
+(``fbeta_score``'s ``beta``).
 """
 
 from __future__ import annotations
@@ -22,12 +47,13 @@ from __future__ import annotations
 import functools
 import inspect
 import reprlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from assay._kernels.scans import SCANS, Scan
 from assay.metrics import (
     _agreement,
     _classification,
@@ -37,36 +63,49 @@ from assay.metrics import (
     _rates,
     _regression,
 )
-from assay.metrics._cell_metrics import CONFUSION_METRICS, ConfusionMetric
+from assay.metrics import _cell_metrics as cells
 from assay.metrics._confusion import AVERAGES
 
 __all__: list[str] = []
 
 ComputedFrom = Literal["confusion", "ranking", "values"]
 
+UNIT_INTERVAL = (0.0, 1.0)
+CORRELATION_RANGE = (-1.0, 1.0)
+NON_NEGATIVE = (0.0, np.inf)
+UNBOUNDED = (-np.inf, np.inf)
+
+
+class ScanPasses(NamedTuple):
+    """The passes the scan of a ranking metric needs (read from its declaration)."""
+
+    totals: bool
+    """Its fold reads the class totals of all atoms."""
+    below: bool
+    """A pass over the atoms below each piece comes first (a maximum over lower
+    thresholds)."""
+    backward: bool
+    """Each piece is folded from its lowest score up."""
+    records: bool
+    """A streamed bootstrap replicate records its atoms and scans them at its end (a
+    single streamed pass cannot fold it: totals, below pass or backward)."""
+
 
 @dataclass(frozen=True)
 class MetricDeclaration:
-    """How a public scalar metric is computed."""
+    """How a public scalar metric is computed (see the module docstring)."""
 
     name: str
     """Name of the public function in :mod:`assay` (and :mod:`assay.reference`)."""
     function: Callable[..., Any]
     """The public function."""
+    readable_name: str
+    """The name result summaries show (``"ROC AUC"`` for ``roc_auc_score``)."""
     computed_from: ComputedFrom
     """The statistic it depends on (see the module docstring)."""
     greater_is_better: bool
     """Whether a larger value means a better model."""
-    from_confusion: ConfusionMetric | None = None
-    """For ``"confusion"``: the metric as a function of the confusion matrix."""
-    from_sorted: Callable[..., float] | None = None
-    """For ``"ranking"``: ``from_sorted(data, **options)`` on sorted data."""
-    sorted_options: tuple[str, ...] = field(default=())
-    """For ``"ranking"``: the public keyword options ``from_sorted`` accepts."""
-    scan_options: Callable[..., Any] | None = None
-    """For ``"ranking"``: ``scan_options(**public_options)`` is the options named tuple
-    that selects the metric's scan in the kernels (:mod:`assay._kernels.scans`)."""
-    value_range: tuple[float, float] = (-np.inf, np.inf)
+    value_range: tuple[float, float] = UNBOUNDED
     """The values the metric can take with its default options, ``(lowest, highest)``
     (infinite where unbounded): an interval of the metric is kept inside this range.
     Options that change the range (``normalize=False``, ``adjusted=True``) are read by
@@ -74,11 +113,25 @@ class MetricDeclaration:
     range_of_options: Callable[..., tuple[float, float]] | None = None
     """For a metric whose range depends on its options: ``range_of_options(**options)``
     -> the range for those public keyword options (see :meth:`range_for`)."""
+    variants: tuple[Mapping[str, Any], ...] = ({},)
+    """Public keyword options that between them exercise every option changing what
+    the metric computes (a ranking metric: every scan it selects)."""
+    from_confusion: Callable[..., Any] | None = None
+    """For ``"confusion"``: ``from_confusion(matrix, **options)``, the metric of a
+    confusion matrix or of a stack of them (shape ``(..., k, k)``)."""
+    confusion_options: tuple[str, ...] = ()
+    """For ``"confusion"``: the keyword options ``from_confusion`` takes (besides
+    ``stacklevel``)."""
+    averages: tuple[str | None, ...] = ()
+    """For ``"confusion"``: the values of ``average`` it accepts (empty: no ``average``)."""
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None
     """For ``"confusion"``: ``resolve(**public_arguments) -> (matrix, options)`` checks
     the arguments like the public function and returns the confusion matrix and the
-    options of ``from_confusion``; ``from_confusion.from_confusion(matrix, **options)``
-    is then the public value."""
+    options of ``from_confusion``; ``from_confusion(matrix, **options)`` is then the
+    public value."""
+    scan_options: Callable[..., Any] | None = None
+    """For ``"ranking"``: ``scan_options(**public_options)`` is the options named tuple
+    that selects the metric's scan in the kernels (:mod:`assay._kernels.scans`)."""
 
     def range_for(self, **options: Any) -> tuple[float, float]:
         """The range of the metric called with the public keyword ``options``."""
@@ -93,44 +146,23 @@ class MetricDeclaration:
         bound.apply_defaults()
         return self.resolve(**bound.arguments)
 
+    def scan(self, **options: Any) -> Scan:
+        """The scan declaration a ranking metric runs with the public ``options``."""
+        assert self.scan_options is not None, f"{self.name} is not a ranking metric"
+        return SCANS[type(self.scan_options(**options))]
 
-def _averaged_resolver(
-    averages: tuple[str | None, ...] = AVERAGES, with_beta: bool = False
-) -> Callable[..., tuple[np.ndarray, dict[str, Any]]]:
-    """Resolver of the metrics that take ``labels, pos_label, average, zero_division``."""
-
-    def resolve(
-        y_true: Any,
-        y_pred: Any,
-        *,
-        labels: Any,
-        pos_label: Any,
-        average: str | None,
-        sample_weight: Any,
-        zero_division: Any,
-        beta: float | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        matrix, options = _classification.averaged_confusion(
-            y_true,
-            y_pred,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            sample_weight=sample_weight,
-            zero_division=zero_division,
-            averages=averages,
+    def passes(self, **options: Any) -> ScanPasses:
+        """The passes of the scan a ranking metric runs with the public ``options``."""
+        assert self.scan_options is not None, f"{self.name} is not a ranking metric"
+        scan_options = self.scan_options(**options)
+        scan = SCANS[type(scan_options)]
+        totals = scan.needs_totals
+        return ScanPasses(
+            totals=bool(totals(scan_options) if callable(totals) else totals),
+            below=scan.below is not None,
+            backward=scan.backward,
+            records=scan.records(scan_options),
         )
-        if with_beta:
-            options["beta"] = float(beta)  # type: ignore[arg-type]
-        return matrix, options
-
-    return resolve
-
-
-UNIT_INTERVAL = (0.0, 1.0)
-CORRELATION_RANGE = (-1.0, 1.0)
-NON_NEGATIVE = (0.0, np.inf)
-UNBOUNDED = (-np.inf, np.inf)
 
 
 def clip_to_range(
@@ -183,146 +215,310 @@ def _balanced_accuracy_range(adjusted: Any = False, **_: Any) -> tuple[float, fl
     return CORRELATION_RANGE if adjusted else UNIT_INTERVAL
 
 
-def _confusion(
+_AVERAGED = ("average", "pos_index", "classes", "zero_division")
+
+
+def _confusion_metric(
     function: Callable[..., Any],
+    readable_name: str,
+    from_confusion: Callable[..., Any],
+    options: tuple[str, ...],
+    *,
     greater_is_better: bool,
+    averages: tuple[str | None, ...] = (),
     resolve: Callable[..., tuple[np.ndarray, dict[str, Any]]] | None = None,
     value_range: tuple[float, float] = UNIT_INTERVAL,
     range_of_options: Callable[..., tuple[float, float]] | None = None,
+    variants: tuple[Mapping[str, Any], ...] = ({},),
 ) -> MetricDeclaration:
-    name = function.__name__
+    """A metric of the confusion matrix; one taking ``average`` resolves its arguments
+    with the shared ``labels, pos_label, average, zero_division`` resolver."""
+    if resolve is None:
+        resolve = _classification.averaged_resolver(averages, with_beta="beta" in options)
     return MetricDeclaration(
-        name,
+        function.__name__,
         function,
+        readable_name,
         "confusion",
         greater_is_better,
-        from_confusion=CONFUSION_METRICS[name],
         value_range=value_range,
         range_of_options=range_of_options,
-        resolve=resolve or _averaged_resolver(),
+        variants=variants,
+        from_confusion=from_confusion,
+        confusion_options=options,
+        averages=averages,
+        resolve=resolve,
     )
 
 
 def _ranking_metric(
     function: Callable[..., Any],
-    from_sorted: Callable[..., float],
-    options: tuple[str, ...],
-    greater_is_better: bool,
+    readable_name: str,
     scan_options: Callable[..., Any],
+    *,
+    greater_is_better: bool,
+    variants: tuple[Mapping[str, Any], ...] = ({},),
+    value_range: tuple[float, float] = UNIT_INTERVAL,
+    range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
+    """A metric computed by a scan over the sorted scores."""
     return MetricDeclaration(
         function.__name__,
         function,
+        readable_name,
         "ranking",
         greater_is_better,
-        from_sorted=from_sorted,
-        sorted_options=options,
+        value_range=value_range,
+        range_of_options=range_of_options,
+        variants=variants,
         scan_options=scan_options,
-        value_range=UNIT_INTERVAL,
     )
 
 
-def _values(
-    function: Callable[..., Any], greater_is_better: bool, value_range: tuple[float, float]
+def _values_metric(
+    function: Callable[..., Any],
+    readable_name: str,
+    *,
+    greater_is_better: bool,
+    value_range: tuple[float, float],
+    variants: tuple[Mapping[str, Any], ...] = ({},),
 ) -> MetricDeclaration:
+    """A mean over the rows (a regression loss or score)."""
     return MetricDeclaration(
-        function.__name__, function, "values", greater_is_better, value_range=value_range
+        function.__name__,
+        function,
+        readable_name,
+        "values",
+        greater_is_better,
+        value_range=value_range,
+        variants=variants,
     )
 
+
+_COUNT_VARIANTS: tuple[Mapping[str, Any], ...] = ({}, {"normalize": False})
 
 METRICS: dict[str, MetricDeclaration] = {
     declaration.name: declaration
     for declaration in (
-        _confusion(
+        _confusion_metric(
             _classification.accuracy_score,
-            True,
-            _classification.resolve_counts,
+            "accuracy",
+            cells.accuracy_from_confusion,
+            ("normalize",),
+            greater_is_better=True,
+            resolve=_classification.resolve_counts,
             range_of_options=_count_range,
+            variants=_COUNT_VARIANTS,
         ),
-        _confusion(
+        _confusion_metric(
             _classification.error_rate,
-            False,
-            _classification.resolve_counts,
+            "error rate",
+            cells.error_rate_from_confusion,
+            ("normalize",),
+            greater_is_better=False,
+            resolve=_classification.resolve_counts,
             range_of_options=_count_range,
+            variants=_COUNT_VARIANTS,
         ),
-        _confusion(_classification.precision_score, True),
-        _confusion(_classification.recall_score, True),
-        _confusion(_classification.f1_score, True),
-        _confusion(_classification.fbeta_score, True, _averaged_resolver(with_beta=True)),
-        _confusion(_rates.specificity_score, True),
-        _confusion(_rates.npv_score, True),
-        _confusion(_rates.false_positive_rate, False),
-        _confusion(_rates.false_negative_rate, False),
-        _confusion(_rates.false_discovery_rate, False),
-        _confusion(
+        _confusion_metric(
+            _classification.precision_score,
+            "precision",
+            cells.precision_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _classification.recall_score,
+            "recall",
+            cells.recall_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _classification.f1_score,
+            "F1",
+            cells.f1_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _classification.fbeta_score,
+            "F-beta",
+            cells.fbeta_from_confusion,
+            (*_AVERAGED, "beta"),
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _rates.specificity_score,
+            "specificity",
+            cells.specificity_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _rates.npv_score,
+            "NPV",
+            cells.npv_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _rates.false_positive_rate,
+            "false positive rate",
+            cells.false_positive_rate_from_confusion,
+            _AVERAGED,
+            greater_is_better=False,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _rates.false_negative_rate,
+            "false negative rate",
+            cells.false_negative_rate_from_confusion,
+            _AVERAGED,
+            greater_is_better=False,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _rates.false_discovery_rate,
+            "false discovery rate",
+            cells.false_discovery_rate_from_confusion,
+            _AVERAGED,
+            greater_is_better=False,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
             _agreement.matthews_corrcoef,
-            True,
-            _averaged_resolver(("multiclass", *AVERAGES)),
-            CORRELATION_RANGE,
+            "MCC",
+            cells.matthews_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=("multiclass", *AVERAGES),
+            value_range=CORRELATION_RANGE,
         ),
-        _confusion(
+        _confusion_metric(
             _agreement.balanced_accuracy_score,
-            True,
-            _agreement.resolve_balanced_accuracy,
+            "balanced accuracy",
+            cells.balanced_accuracy_from_confusion,
+            ("adjusted",),
+            greater_is_better=True,
+            resolve=_agreement.resolve_balanced_accuracy,
             range_of_options=_balanced_accuracy_range,
+            variants=({}, {"adjusted": True}),
         ),
-        _confusion(
+        _confusion_metric(
             _agreement.cohen_kappa_score,
-            True,
-            _agreement.resolve_cohen_kappa,
-            CORRELATION_RANGE,
+            "Cohen's kappa",
+            cells.cohen_kappa_from_confusion,
+            ("weights", "classes", "replace_undefined_by"),
+            greater_is_better=True,
+            resolve=_agreement.resolve_cohen_kappa,
+            value_range=CORRELATION_RANGE,
+            variants=({}, {"weights": "linear"}, {"weights": "quadratic"}),
         ),
         # The range of an expected cost depends on the cost matrix: not declared.
-        _confusion(_costs.expected_cost, False, _costs.resolve_expected_cost, UNBOUNDED),
+        _confusion_metric(
+            _costs.expected_cost,
+            "expected cost",
+            cells.expected_cost_from_confusion,
+            ("cost_matrix", "normalize"),
+            greater_is_better=False,
+            resolve=_costs.resolve_expected_cost,
+            value_range=UNBOUNDED,
+            variants=({}, {"normalize": None}, {"normalize": "true"}),
+        ),
         _ranking_metric(
             _ranking.roc_auc_score,
-            _ranking.roc_auc_from_sorted,
-            ("max_fpr",),
-            True,
+            "ROC AUC",
             _ranking.roc_auc_options,
+            greater_is_better=True,
+            variants=({}, {"max_fpr": 0.3}),
         ),
         _ranking_metric(
             _ranking.average_precision_score,
-            _ranking.average_precision_from_sorted,
-            (),
-            True,
+            "average precision",
             _ranking.average_precision_options,
+            greater_is_better=True,
         ),
         _ranking_metric(
             _ranking.pr_auc_score,
-            _ranking.pr_auc_from_sorted,
-            ("method",),
-            True,
+            "PR AUC",
             _ranking.pr_auc_options,
+            greater_is_better=True,
+            variants=tuple({"method": method} for method in _ranking.PR_AUC_SCANS),
         ),
         _ranking_metric(
             _ranking.equal_error_rate,
-            _ranking.equal_error_rate_from_sorted,
-            ("method",),
-            False,
+            "equal error rate",
             _ranking.equal_error_rate_options,
+            greater_is_better=False,
+            variants=tuple({"method": method} for method in _ranking.EER_METHODS),
         ),
-        MetricDeclaration(
-            "lift_score",
+        # The lift lives in [0, 1/fraction]: its range follows its option.
+        _ranking_metric(
             _lift.lift_score,
-            "ranking",
-            True,
-            from_sorted=_lift.lift_from_sorted,
-            sorted_options=("fraction",),
-            scan_options=_lift.lift_options,
+            "lift",
+            _lift.lift_options,
+            greater_is_better=True,
             value_range=NON_NEGATIVE,
             range_of_options=_lift.lift_range,
+            variants=tuple({"fraction": fraction} for fraction in (0.1, 0.37, 1.0)),
         ),
-        _values(_regression.mean_squared_error, False, NON_NEGATIVE),
-        _values(_regression.root_mean_squared_error, False, NON_NEGATIVE),
-        _values(_regression.mean_absolute_error, False, NON_NEGATIVE),
-        _values(_regression.r2_score, True, (-np.inf, 1.0)),
+        _values_metric(
+            _regression.mean_squared_error,
+            "MSE",
+            greater_is_better=False,
+            value_range=NON_NEGATIVE,
+        ),
+        _values_metric(
+            _regression.root_mean_squared_error,
+            "RMSE",
+            greater_is_better=False,
+            value_range=NON_NEGATIVE,
+        ),
+        _values_metric(
+            _regression.mean_absolute_error,
+            "MAE",
+            greater_is_better=False,
+            value_range=NON_NEGATIVE,
+        ),
+        _values_metric(
+            _regression.r2_score,
+            "R^2",
+            greater_is_better=True,
+            value_range=(-np.inf, 1.0),
+            variants=({}, {"force_finite": False}),
+        ),
     )
 }
 """Every public scalar metric by name."""
 
 
+def variants_of(computed_from: ComputedFrom) -> list[tuple[str, dict[str, Any]]]:
+    """``(name, options)`` of every declared variant of the metrics ``computed_from``."""
+    return [
+        (name, dict(options))
+        for name, declaration in METRICS.items()
+        if declaration.computed_from == computed_from
+        for options in declaration.variants
+    ]
+
+
 # --- Finding a metric: a registry function, its name, or any callable. ---
+
+
+def readable_metric_name(name: str) -> str:
+    """The readable name of metric ``name`` (``'roc_auc_score'`` -> ``'ROC AUC'``).
+
+    A name that is not an assay metric (a user's callable) is returned unchanged.
+    """
+    declaration = METRICS.get(name)
+    return name if declaration is None else declaration.readable_name
 
 
 def metric_name(metric: Any) -> str:

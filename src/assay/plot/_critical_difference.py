@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay._results import PosthocResult, RankModelsResult
-from assay.inference._ranks import rank_cliques
+from assay.inference._posthoc import rank_cliques
 
 __all__ = [
     "CriticalDifferenceDisplay",
@@ -119,7 +119,7 @@ def critical_difference_layout(
     Notes
     -----
     The cliques are the maximal runs of models, in rank order, whose extreme average
-    ranks differ by less than the CD (:func:`assay.inference._ranks.rank_cliques`).
+    ranks differ by less than the CD (:func:`assay.inference._posthoc.rank_cliques`).
 
     Examples
     --------

@@ -7,14 +7,14 @@ where the error comes from (bias, variance, noise).
 
 from __future__ import annotations
 
-from assay.protocols._bias_variance import (
+from assay.protocols._bias_variance import bias_variance
+from assay.protocols._bias_variance_builtins import (
     KNNClassifier,
     KNNRegressor,
     PolynomialExample,
     PolynomialRegression,
     Ridge,
     TwoGaussiansExample,
-    bias_variance,
 )
 from assay.protocols._bootstrap_estimators import bootstrap_632
 from assay.protocols._cross_validation import cross_validate
@@ -25,15 +25,14 @@ from assay.protocols._generators import (
     polynomial_truth,
     two_gaussians,
 )
+from assay.protocols._holdout_bootstrap import BootstrapOutOfBag, holdout
 from assay.protocols._model_selection import compare_models, one_standard_error_rule
 from assay.protocols._splitters import (
-    BootstrapOutOfBag,
     KFold,
     LeaveOneOut,
     RepeatedKFold,
     RepeatedStratifiedKFold,
     StratifiedKFold,
-    holdout,
 )
 
 __all__: list[str] = [

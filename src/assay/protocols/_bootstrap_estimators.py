@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from assay._procedure_checks import check_n_resamples
 from assay._results import Bootstrap632Result
-from assay._validation import check_n_resamples, check_option, resolve_seed
+from assay._validation import check_option, resolve_seed
 from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
 from assay.protocols._models import model_factory, take_rows, targets

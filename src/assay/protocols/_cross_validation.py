@@ -25,12 +25,12 @@ from typing import Any
 import numpy as np
 
 from assay._distributions import critical_value
+from assay._procedure_checks import check_confidence_level
 from assay._results import (
     ConfidenceInterval,
     CrossValidationResult,
     IntervalResult,
 )
-from assay._validation import check_confidence_level
 from assay._warnings import RepeatedWarnings
 from assay.exceptions import DegenerateDataWarning
 from assay.inference import mean_ci

@@ -43,15 +43,6 @@ def _check_count(n: Any) -> int:
     return int(n)
 
 
-def _check_positive(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"`{name}` must be a positive finite number; got {value!r}.")
-    value = float(value)
-    if not (math.isfinite(value) and value > 0.0):
-        raise ValueError(f"`{name}` must be a positive finite number; got {value!r}.")
-    return value
-
-
 def _check_pair(values: Any, name: str) -> tuple[float, float]:
     if np.ndim(values) == 0:
         values = (values, values)

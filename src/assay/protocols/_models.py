@@ -48,11 +48,6 @@ def model_factory(model: Any, name: str = "model") -> Callable[[], Any]:
     )
 
 
-def fresh_model(model: Any, name: str = "model") -> Any:
-    """One fresh, unfitted model from ``model`` (see :func:`model_factory`)."""
-    return model_factory(model, name)()
-
-
 def targets(y: Any, n: int) -> np.ndarray:
     """``y`` as a 1-D array of ``n`` targets (a pandas object or an (n, 1) column works)."""
     array = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)

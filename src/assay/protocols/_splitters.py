@@ -1,4 +1,5 @@
-"""Splitters: holdout, k-fold (plain, stratified, repeated), leave-one-out, bootstrap.
+"""Splitters: k-fold (plain, stratified, repeated) and leave-one-out; the holdout and the
+bootstrap out-of-bag splitter are in :mod:`assay.protocols._holdout_bootstrap`.
 
 Every splitter yields ``(train_index, test_index)`` pairs of int64 arrays through
 ``split(X, y=None, groups=None)`` and counts them with ``get_n_splits(...)``: the
@@ -19,29 +20,24 @@ folds get ``n // k + 1`` rows, the others ``n // k`` (scikit-learn's rule).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from assay._procedure_checks import check_integer
 from assay._validation import few_distinct_values, format_values, resolve_seed
 from assay.exceptions import DegenerateDataWarning
 
 __all__ = [
-    "BootstrapOutOfBag",
     "KFold",
     "LeaveOneOut",
     "RepeatedKFold",
     "RepeatedStratifiedKFold",
     "StratifiedKFold",
-    "holdout",
 ]
 
-# A bootstrap draw whose out-of-bag set is empty is redrawn at most this many times;
-# for n >= 2 rows the chance of that many empty draws in a row is below 2**-1000.
-_MAX_REDRAWS = 1000
 # Integer labels with at most this many classes skip the sort of np.unique.
 _FEW_CLASSES = 64
 
@@ -63,12 +59,6 @@ def _n_samples(X: Any, y: Any = None) -> int:
         if n_y != n:
             raise ValueError(f"`X` and `y` have different lengths: {n} and {n_y}.")
     return n
-
-
-def _check_integer(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def _labels(y: Any, n: int | None = None) -> np.ndarray:
@@ -219,7 +209,7 @@ class KFold(_Splitter):
     """
 
     def __init__(self, n_splits: int = 5, *, shuffle: bool = False, rng: Any = None) -> None:
-        self.n_splits = _check_integer(n_splits, "n_splits", 2)
+        self.n_splits = check_integer(n_splits, "n_splits", 2)
         self.shuffle = bool(shuffle)
         if not self.shuffle and rng is not None:
             raise ValueError(
@@ -347,8 +337,8 @@ class RepeatedKFold(_Splitter):
     _stratified = False
 
     def __init__(self, n_splits: int = 5, n_repeats: int = 10, *, rng: Any = None) -> None:
-        self.n_splits = _check_integer(n_splits, "n_splits", 2)
-        self.n_repeats = _check_integer(n_repeats, "n_repeats", 1)
+        self.n_splits = check_integer(n_splits, "n_splits", 2)
+        self.n_repeats = check_integer(n_repeats, "n_repeats", 1)
         self.seed = resolve_seed(rng)
 
     def _params(self) -> dict[str, Any]:
@@ -464,203 +454,3 @@ class LeaveOneOut(_Splitter):
         if X is None:
             raise ValueError("`X` is required: leave-one-out makes one split per row.")
         return _n_samples(X, y)
-
-
-class BootstrapOutOfBag(_Splitter):
-    """Bootstrap resamples for training, their out-of-bag rows for testing.
-
-    Parameters
-    ----------
-    n_resamples : int, default=200
-        Number of resamples (splits), at least 1.
-    stratify : bool, default=False
-        Draw each class's rows with replacement from that class (``n_c`` draws), so
-        every training set keeps the class counts of ``y`` exactly.
-    rng : None, int or numpy.random.Generator, default=None
-        Seed, resolved once; resample ``r`` draws from the stream keyed by ``(seed, r)``.
-
-    Raises
-    ------
-    ValueError
-        ``n_resamples`` < 1; in :meth:`split`, fewer than 2 rows, ``stratify=True``
-        with every class a single row (the out-of-bag set would always be empty), or
-        ``X`` and ``y`` of different lengths.
-
-    Notes
-    -----
-    Training set: ``n`` draws with replacement ("Estimation of the hypothesis real
-    risk", "bootstrap"; Gama, "Evaluation of classification and regression algorithms":
-    "the train set is augmented by including some cases more than once"), returned
-    in the order drawn, so indices repeat.  Test set: the rows never drawn (the
-    out-of-bag rows, about ``(1 - 1/n)^n ~ 36.8 %`` of them), sorted.
-
-    An empty out-of-bag set (probability ``n! / n^n`` for a plain resample: 1/2 at
-    ``n = 2``, 2/9 at ``n = 3``, below 1e-4 from ``n = 12``) has nothing to test: the
-    resample is then redrawn from the same stream, so the splits are draws *conditional*
-    on a non-empty test set, and every split has one.  This is the convention of
-    Efron & Tibshirani's leave-one-out bootstrap, which averages only over resamples
-    that leave a row out.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from assay.protocols import BootstrapOutOfBag
-    >>> splitter = BootstrapOutOfBag(3, rng=1)
-    >>> for train, test in splitter.split(np.zeros(6)):
-    ...     assert len(train) == 6 and not set(train) & set(test) and len(test) > 0
-    """
-
-    def __init__(self, n_resamples: int = 200, *, stratify: bool = False, rng: Any = None) -> None:
-        self.n_resamples = _check_integer(n_resamples, "n_resamples", 1)
-        self.stratify = bool(stratify)
-        self.seed = resolve_seed(rng)
-
-    def _params(self) -> dict[str, Any]:
-        return {"n_resamples": self.n_resamples, "stratify": self.stratify, "seed": self.seed}
-
-    def split(
-        self, X: Any, y: Any = None, groups: Any = None
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Yield ``(train_index, test_index)``: the draw and its out-of-bag rows."""
-        assert self.seed is not None
-        if self.stratify:
-            n = _n_samples(X, None)
-            codes = _labels(y, n)
-            members = [np.flatnonzero(codes == code) for code in range(int(codes.max()) + 1)]
-            if all(group.shape[0] == 1 for group in members):
-                raise ValueError(
-                    "stratified bootstrap: every class of `y` has a single row, so the "
-                    "out-of-bag set is always empty; use stratify=False."
-                )
-        else:
-            n = _n_samples(X, y)
-            members = [np.arange(n, dtype=np.int64)]
-        if n < 2:
-            raise ValueError(f"the bootstrap needs at least 2 samples; got {n}.")
-        for resample in range(self.n_resamples):
-            stream = _stream(self.seed, resample)
-            for _ in range(_MAX_REDRAWS):
-                train = np.concatenate(
-                    [
-                        group[stream.integers(0, group.shape[0], group.shape[0])]
-                        for group in members
-                    ]
-                ).astype(np.int64)
-                drawn = np.zeros(n, dtype=bool)
-                drawn[train] = True
-                if not drawn.all():
-                    break
-            else:  # pragma: no cover - probability below 2**-1000
-                raise RuntimeError("could not draw a bootstrap resample with out-of-bag rows.")
-            yield train, np.flatnonzero(~drawn).astype(np.int64)
-
-    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
-        """Number of splits: ``n_resamples``."""
-        return self.n_resamples
-
-
-def _test_count(n: int, test_size: Any) -> int:
-    """Test rows for ``test_size`` (scikit-learn's ``train_test_split`` rounding)."""
-    if isinstance(test_size, numbers.Integral) and not isinstance(test_size, bool):
-        if not 1 <= int(test_size) < n:
-            raise ValueError(
-                f"`test_size`={test_size!r} as a count must be in [1, {n - 1}] "
-                f"(positive and smaller than the number of samples {n})."
-            )
-        return int(test_size)
-    if isinstance(test_size, numbers.Real) and not isinstance(test_size, bool):
-        if not 0.0 < float(test_size) < 1.0:
-            raise ValueError(f"`test_size`={test_size!r} as a fraction must be in (0, 1).")
-        n_test = int(np.ceil(float(test_size) * n))
-        if n_test >= n:
-            raise ValueError(
-                f"`test_size`={test_size!r} leaves no training sample out of {n} "
-                f"(ceil({test_size!r} * {n}) = {n_test} test samples)."
-            )
-        return n_test
-    raise ValueError(
-        f"`test_size` must be a fraction in (0, 1) or a count of samples; got {test_size!r}."
-    )
-
-
-def _largest_remainder(counts: np.ndarray, total: int) -> np.ndarray:
-    """Integers proportional to ``counts`` summing to ``total`` (Hamilton's method).
-
-    Each class gets ``floor(q_c)`` of its quota ``q_c = total * n_c / n`` and the units
-    left go to the largest remainders, ties to the class that appears first.  Quotas
-    are exact rationals (integer arithmetic), so no rounding decides a tie.
-    """
-    n = int(counts.sum())
-    numerators = counts.astype(object) * total  # exact: q_c = numerator / n
-    shares = np.array([int(value // n) for value in numerators], dtype=np.int64)
-    remainders = np.array([int(value % n) for value in numerators], dtype=np.int64)
-    left = total - int(shares.sum())
-    order = np.argsort(-remainders, kind="stable")
-    shares[order[:left]] += 1
-    return shares
-
-
-def holdout(
-    n: int, test_size: float | int, *, stratify: Any = None, rng: Any = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Random train/test split of ``n`` rows (the holdout method).
-
-    Parameters
-    ----------
-    n : int
-        Number of rows, at least 2.
-    test_size : float or int
-        A fraction in (0, 1) of the rows, or a count in ``[1, n - 1]``.  A fraction
-        gives ``ceil(test_size * n)`` test rows, as scikit-learn's
-        ``train_test_split`` (the training set gets the rest).
-    stratify : array-like of shape (n,), optional
-        Class labels: the test set takes from each class a share proportional to its
-        size (see Notes).
-    rng : None, int or numpy.random.Generator, default=None
-        Seed of the random choice.
-
-    Returns
-    -------
-    train_index, test_index : numpy.ndarray of int64
-        Disjoint, sorted, together ``0 .. n - 1``.
-
-    Raises
-    ------
-    ValueError
-        ``n`` not an integer >= 2; ``test_size`` out of range or of the wrong type (or a
-        fraction that leaves no training row); ``stratify`` of the wrong length.
-
-    Notes
-    -----
-    Gama, "Evaluation of classification and regression algorithms", "Method train and
-    test (holdout)": train on a part (e.g. 70 %), test on the rest; "stratified
-    selection is better".  With ``stratify``, class ``c``
-    (``n_c`` rows) gives the test set ``floor(q_c)`` or ``ceil(q_c)`` rows, where
-    ``q_c = n_test * n_c / n``: the largest-remainder (Hamilton) allocation, ties to the
-    class that appears first; the chosen rows are a uniform random subset of the
-    class.  scikit-learn (``StratifiedShuffleSplit``) also allocates floor-or-ceil
-    shares but breaks ties at random.  A small class can thus end up with no test row
-    (when ``q_c < 1/2`` roughly).
-
-    Examples
-    --------
-    >>> from assay.protocols import holdout
-    >>> train, test = holdout(10, 0.25, rng=0)
-    >>> len(train), len(test)
-    (7, 3)
-    """
-    n = _check_integer(n, "n", 2)
-    n_test = _test_count(n, test_size)
-    stream = np.random.default_rng(resolve_seed(rng))
-    in_test = np.zeros(n, dtype=bool)
-    if stratify is None:
-        in_test[stream.permutation(n)[:n_test]] = True
-    else:
-        codes = _labels(stratify)
-        if codes.shape[0] != n:
-            raise ValueError(f"`stratify` has length {codes.shape[0]} but `n` is {n}.")
-        shares = _largest_remainder(np.bincount(codes), n_test)
-        for code, share in enumerate(shares):
-            members = np.flatnonzero(codes == code)
-            in_test[stream.permutation(members)[:share]] = True
-    return np.flatnonzero(~in_test).astype(np.int64), np.flatnonzero(in_test).astype(np.int64)

@@ -14,12 +14,11 @@ import numpy as np
 from assay._kernels import bands as kernels
 from assay._kernels._jit import n_workers
 from assay._kernels.streaming import merge_atoms
+from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results._bands import CurveBand
 from assay._validation import (
     as_scores,
     binary_target,
-    check_confidence_level,
-    check_n_resamples,
     check_option,
     check_same_length,
     resolve_seed,

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval
-from assay._validation import check_confidence_level
 from assay.exceptions import DegenerateDataWarning
 from assay.resampling._replicates import (
     TIE_TOLERANCE,

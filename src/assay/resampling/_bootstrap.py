@@ -27,14 +27,9 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import jackknife, resample, streaming
+from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results import BootstrapResult, ConfidenceInterval
-from assay._validation import (
-    as_sample_weight,
-    check_confidence_level,
-    check_n_resamples,
-    check_option,
-    reject_sparse,
-)
+from assay._validation import as_sample_weight, check_option, reject_sparse
 from assay.metrics._ranking import is_full_roc_auc
 from assay.metrics._registry import MetricDeclaration, clip_to_range, metric_range
 from assay.resampling._intervals import bootstrap_summary
@@ -172,7 +167,7 @@ def _confusion_bootstrap(
     ratio is undefined are NaN (counted), whatever ``zero_division`` says.
     """
     assert declaration.from_confusion is not None
-    from_confusion = declaration.from_confusion.from_confusion
+    from_confusion = declaration.from_confusion
     matrix, resolved = declaration.resolve_arguments(y_true, y_pred, **metric_kwargs)
     # a warning points at the user's call: frames from_confusion (1), this function (2),
     # bootstrap (3), the user's (4)

@@ -31,13 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from assay._procedure_checks import check_alternative, check_confidence_level, check_n_resamples
 from assay._results import ComparisonResult, ConfidenceInterval
-from assay._validation import (
-    check_alternative,
-    check_confidence_level,
-    check_n_resamples,
-    check_option,
-)
+from assay._validation import check_option
 from assay.exceptions import UndefinedMetricWarning
 from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
 from assay.resampling._intervals import bootstrap_summary, drop_undefined

@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval
-from assay._validation import check_alternative, check_confidence_level, check_option
+from assay._validation import check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._intervals import (

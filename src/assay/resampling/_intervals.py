@@ -27,9 +27,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval
 from assay._scaling import scale_if_extreme
-from assay._validation import check_confidence_level, check_option
+from assay._validation import check_option
 from assay.exceptions import UndefinedMetricWarning
 from assay.resampling._bca import (
     acceleration,

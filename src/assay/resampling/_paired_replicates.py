@@ -310,7 +310,7 @@ def paired_distribution(
         cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)
         pairs = _cells_pairs(
             cells,
-            declaration.from_confusion.from_confusion,
+            declaration.from_confusion,
             permutation,
             scheme,
             seed,
@@ -319,7 +319,7 @@ def paired_distribution(
         )
         if not bca:
             return (*pairs, None)
-        return (*pairs, cells_jackknife(cells, declaration.from_confusion.from_confusion))
+        return (*pairs, cells_jackknife(cells, declaration.from_confusion))
     weights = as_sample_weight(sample_weight, n)
     pairs = _rows_pairs(
         function,

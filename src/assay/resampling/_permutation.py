@@ -23,17 +23,10 @@ import numpy as np
 
 from assay._kernels import paired
 from assay._kernels.sorting import descending_order
+from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
 from assay._scaling import scale_free_weights
-from assay._validation import (
-    as_1d,
-    as_sample_weight,
-    as_scores,
-    binary_target,
-    check_alternative,
-    check_n_resamples,
-    check_same_length,
-)
+from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._plans import _unit_matrices, call_metric, replicate_options, scalar
@@ -94,7 +87,7 @@ def _cells_null(
     pair_predicted = np.tile(predicted_labels, k_true)
     units, resolved = _unit_matrices(declaration, pair_true, pair_predicted, options)
     side = int(np.sqrt(units.shape[1]))
-    from_confusion = declaration.from_confusion.from_confusion
+    from_confusion = declaration.from_confusion
     workers = n_workers()
 
     def run(first: int, out: np.ndarray) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._validation import check_alternative
+from assay._procedure_checks import check_alternative
 from assay.exceptions import UndefinedMetricWarning
 from assay.resampling._replicates import TIE_TOLERANCE, as_replicates
 
