@@ -77,6 +77,7 @@ from assay.protocols import (
     holdout,
     one_standard_error_rule,
 )
+from assay.reports import Report, report
 from assay.resampling import bootstrap, compare, permutation_test
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "AssayWarning",
     "CompilationCacheWarning",
     "DegenerateDataWarning",
+    "Report",
     "SelfCheckError",
     "ThreadingLayerWarning",
     "UndefinedMetricWarning",
@@ -146,6 +148,7 @@ __all__ = [
     "proportion_ci",
     "r2_score",
     "recall_score",
+    "report",
     "resampling",
     "roc_auc_score",
     "roc_curve",
