@@ -69,7 +69,9 @@ def _read_csv_pyarrow(path: str, columns: Sequence[str]) -> dict[str, np.ndarray
         header = next(csv.reader(stream), [])
     if any(name not in header for name in columns):
         raise _missing_columns_error(path, columns, header)
-    table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(include_columns=columns))
+    # An empty field is missing in a text column too, as in a numeric one.
+    options = pacsv.ConvertOptions(include_columns=columns, strings_can_be_null=True)
+    table = pacsv.read_csv(path, convert_options=options)
     return {name: table.column(name).to_numpy() for name in columns}
 
 
