@@ -327,3 +327,13 @@ def test_lookup_errors(result) -> None:
         result.model("a").row("z")
     with pytest.raises(KeyError, match=r"no test 'z'"):
         result.pairs[0].row("z")
+
+
+def test_warnings_of_the_functions_point_at_the_callers_line() -> None:
+    y = np.array([0, 1] * 20)
+    separated = {"y": y, "a": y + np.linspace(0, 0.5, 40)}  # AUC = 1: DeLong's SE is 0
+    with pytest.warns(assay.DegenerateDataWarning, match=r"model 'a': The standard error") as got:
+        assay.report(separated, target="y", scores="a", n_resamples=N_RESAMPLES, rng=SEED)
+    assert all(warning.filename == __file__ for warning in got)
+    messages = [str(warning.message) for warning in got]
+    assert len(messages) == len(set(messages))  # each shown once

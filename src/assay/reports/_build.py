@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -151,6 +153,28 @@ def _cost(cost: Any) -> tuple[tuple[float, float], tuple[float, float]] | None:
         (float(matrix[0, 0]), float(matrix[0, 1])),
         (float(matrix[1, 0]), float(matrix[1, 1])),
     )
+
+
+class _Warnings:
+    """The warnings of the called functions, each shown once (with a count) at the user's line."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[type[Warning], str], int] = {}
+
+    @contextmanager
+    def about(self, what: str) -> Iterator[None]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+        for warning in caught:
+            key = (warning.category, f"{what}: {warning.message}")
+            self.seen[key] = self.seen.get(key, 0) + 1
+
+    def emit(self) -> None:
+        """Warn from ``report``'s caller (stacklevel: here, ``report``, its caller)."""
+        for (category, text), count in self.seen.items():
+            suffix = f" (seen {count} times)" if count > 1 else ""
+            warnings.warn(text + suffix, category, stacklevel=3)
 
 
 class _Steps:
@@ -334,26 +358,32 @@ def report(
         "rng": seed,
         "progress": progress,
     }
-    baseline = _baseline(y_true, majority, cost_matrix, common)
+    caught = _Warnings()
+    with caught.about("majority-class baseline"):
+        baseline = _baseline(y_true, majority, cost_matrix, common)
     models = []
-    for name in score_names:
+    for index, name in enumerate(score_names):
         steps(f"model {name!r}")
-        models.append(
-            _model(
-                name,
-                pred_names[score_names.index(name)] if pred_names else f"{name} >= {threshold}",
-                y_true,
-                y_scores[name],
-                y_preds[name],
-                cost_matrix,
-                confidence_level,
-                common,
-                resampled,
-                baseline,
+        prediction = pred_names[index] if pred_names else f"{name} >= {threshold}"
+        with caught.about(f"model {name!r}"):
+            models.append(
+                _model(
+                    name,
+                    prediction,
+                    y_true,
+                    y_scores[name],
+                    y_preds[name],
+                    cost_matrix,
+                    confidence_level,
+                    common,
+                    resampled,
+                    baseline,
+                )
             )
-        )
     steps("paired tests")
-    pairs = _pairs(score_names, y_true, y_scores, y_preds, confidence_level, common, resampled)
+    with caught.about("paired tests"):
+        pairs = _pairs(score_names, y_true, y_scores, y_preds, confidence_level, common, resampled)
+    caught.emit()
     return Report(summary, settings, tuple(models), pairs)
 
 
