@@ -37,7 +37,10 @@ def _data() -> dict[str, np.ndarray]:
 def csv_file(tmp_path_factory) -> Path:
     data = _data()
     path = tmp_path_factory.mktemp("cli") / "scores.csv"
-    rows = ["y,a,b", *(f"{y},{float(a)!r},{float(b)!r}" for y, a, b in zip(*data.values(), strict=True))]
+    rows = [
+        "y,a,b",
+        *(f"{y},{float(a)!r},{float(b)!r}" for y, a, b in zip(*data.values(), strict=True)),
+    ]
     path.write_text("\n".join(rows) + "\n")
     return path
 

@@ -337,3 +337,11 @@ def test_warnings_of_the_functions_point_at_the_callers_line() -> None:
     assert all(warning.filename == __file__ for warning in got)
     messages = [str(warning.message) for warning in got]
     assert len(messages) == len(set(messages))  # each shown once
+
+
+def test_mcnemar_estimate_is_the_accuracy_difference(result, data) -> None:
+    y = data["y"]
+    pair = result.pairs[0]
+    accuracy = {name: assay.accuracy_score(y, (data[name] >= 0.5).astype(int)) for name in "ab"}
+    assert pair.row("mcnemar").name == "accuracy difference, McNemar's test"
+    assert pair.row("mcnemar").estimate == pytest.approx(accuracy["a"] - accuracy["b"])

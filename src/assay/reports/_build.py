@@ -543,7 +543,7 @@ def _pairs(
         if not weighted:
             test = assay.mcnemar(y_true, y_preds[a], y_preds[b])
             rows.append(
-                _test_row("mcnemar", "error rate difference, McNemar's test", test, test.method)
+                _test_row("mcnemar", "accuracy difference, McNemar's test", test, test.method)
             )
         auc = assay.compare(assay.roc_auc_score, y_true, y_scores[a], y_scores[b], **resampled)
         f1 = assay.compare(
