@@ -102,6 +102,8 @@ def _drop_missing(table: dict[str, np.ndarray], dropna: bool) -> tuple[dict[str,
                 "dropna=True (--dropna)."
             )
         any_missing |= mask
+    if not any_missing.any():  # no copy of the columns
+        return table, 0
     keep = ~any_missing
     return {name: values[keep] for name, values in table.items()}, int(any_missing.sum())
 
