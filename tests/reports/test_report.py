@@ -345,3 +345,20 @@ def test_mcnemar_estimate_is_the_accuracy_difference(result, data) -> None:
     accuracy = {name: assay.accuracy_score(y, (data[name] >= 0.5).astype(int)) for name in "ab"}
     assert pair.row("mcnemar").name == "accuracy difference, McNemar's test"
     assert pair.row("mcnemar").estimate == pytest.approx(accuracy["a"] - accuracy["b"])
+
+
+def test_pos_label_as_text_matches_a_numeric_label(data) -> None:
+    # The command line passes --pos-label as text: "0" names the label 0.
+    result = assay.report(data, target="y", scores="a", pos_label="0", n_resamples=5, rng=SEED)
+    assert result.data.pos_label == 0
+    expected = assay.roc_auc_score(1 - data["y"], data["a"])
+    assert result.model("a").row("roc_auc").estimate == expected
+
+
+def test_progress_lines_on_standard_error(data, capsys) -> None:
+    assay.report(data, target="y", scores=["a", "b"], n_resamples=5, rng=SEED, progress=True)
+    error = capsys.readouterr().err
+    for line in ("report: reading 3 column(s)", "report: model 'a'", "report: paired tests"):
+        assert line in error
+    assay.report(data, target="y", scores="a", n_resamples=5, rng=SEED)
+    assert capsys.readouterr().err == ""
