@@ -1,8 +1,8 @@
 """The public API: flat, complete, and consistent with the submodules' declarations.
 
 "Public" is ``assay.__all__`` and the ``__all__`` of every public subpackage: the API
-(``datasets``, ``exceptions``, ``inference``, ``metrics``, ``plot``, ``protocols``) and the
-slow reference twin ``assay.reference``.
+(``datasets``, ``exceptions``, ``inference``, ``metrics``, ``plot``, ``protocols``,
+``reports``) and the slow reference twin ``assay.reference``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ METRIC_MODULES = (
     "_costs",
     "_regression",
 )
-API_SUBPACKAGES: tuple[str, ...] = ("datasets", "exceptions", "inference", "metrics", "protocols")
+API_SUBPACKAGES: tuple[str, ...] = (
+    "datasets",
+    "exceptions",
+    "inference",
+    "metrics",
+    "protocols",
+    "reports",
+)
 if importlib.util.find_spec("matplotlib") is not None:  # the optional plotting extra
     API_SUBPACKAGES += ("plot",)
 REFERENCE = "reference"

@@ -78,6 +78,7 @@ from assay.protocols import (
     holdout,
     one_standard_error_rule,
 )
+from assay.reports import Report, report
 from assay.resampling import bootstrap, compare, permutation_test
 from assay.resampling._bands import precision_recall_band, roc_band
 
@@ -86,6 +87,7 @@ __all__ = [
     "AssayWarning",
     "CompilationCacheWarning",
     "DegenerateDataWarning",
+    "Report",
     "SelfCheckError",
     "ThreadingLayerWarning",
     "UndefinedMetricWarning",
@@ -150,6 +152,7 @@ __all__ = [
     "r2_score",
     "rank_models",
     "recall_score",
+    "report",
     "resampling",
     "roc_auc_score",
     "roc_band",

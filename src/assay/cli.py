@@ -1,4 +1,5 @@
-"""Command line: ``assay demo``, ``assay selfcheck``, ``assay rank``, ``assay --version``."""
+"""Command line: ``assay demo``, ``assay selfcheck``, ``assay report``, ``assay rank``,
+``assay --version``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from assay import _rank_cli
 from assay._version import __version__
+from assay.reports._cli import add_parser as add_report_parser
 
 DEMO_SEED = 20261125
 DEMO_SIZE = 1_000_000
@@ -150,7 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_parser.add_argument("--n-trials", type=int, default=200)
     check_parser.add_argument("--seed", type=int, default=DEMO_SEED)
     rank_parser = _rank_cli.add_parser(commands)
+    add_report_parser(commands)
     arguments = parser.parse_args(argv)
+    if getattr(arguments, "handler", None) is not None:
+        return int(arguments.handler(arguments))
     if arguments.command == "demo":
         if arguments.n_samples < 1:
             parser.error("--n-samples must be at least 1")

@@ -1,0 +1,109 @@
+"""Time and peak memory of ``assay.report``: two models, n = 1e7 rows, 1000 resamples.
+
+Run from the repository root::
+
+    python benchmarks/report_speed.py                 # n = 1e7, writes .benchmarks/report.json
+    python benchmarks/report_speed.py --n 1000000     # a quicker look
+
+Goal: under a minute once compiled, peak memory at most 3x the bytes of the columns read
+(the label as int64 and two float64 score columns: 24 bytes a row).  The data is written
+to a Parquet file, and the report reads it (reading is timed with the rest).  The measured
+call runs in a fresh process that first makes a report of the first 1,000 rows (the
+kernels come from the Numba disk cache, filled beforehand by a separate warm-up process),
+then resets the peak resident set size (``/proc/self/clear_refs``) and reports the peak
+above the resident size before the call, as ``benchmarks/memory.py`` does.  There is no
+peer: no other library makes this report; each part's peer is in the resampling and
+DeLong benchmarks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20261126
+N_RESAMPLES = 1000
+BYTES_PER_ROW = 8 + 8 + 8  # label (int64) and two scores (float64)
+
+
+def _status(field: str) -> int:
+    """A field of /proc/self/status in bytes (VmRSS, VmHWM)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def measure(path: str, n_resamples: int) -> dict[str, float]:
+    """In this (fresh) process: warm up on a small file, then time and measure one report."""
+    import pyarrow.parquet as pq
+
+    import assay
+
+    small = str(Path(path).with_name("small.parquet"))
+    pq.write_table(pq.read_table(path).slice(0, 1000), small)
+    assay.report(small, target="y", scores=["a", "b"], n_resamples=20, rng=SEED)
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        reset = True
+    except OSError:
+        reset = False
+    baseline = _status("VmRSS")
+    start = time.perf_counter()
+    result = assay.report(path, target="y", scores=["a", "b"], n_resamples=n_resamples, rng=SEED)
+    seconds = time.perf_counter() - start
+    peak = _status("VmHWM") - baseline
+    return {
+        "n_rows": result.data.n_rows,
+        "n_resamples": n_resamples,
+        "seconds": seconds,
+        "peak_extra_bytes": peak,
+        "column_bytes": result.data.n_rows * BYTES_PER_ROW,
+        "peak_over_columns": peak / (result.data.n_rows * BYTES_PER_ROW),
+        "peak_was_reset": reset,
+        "roc_auc_a": result.model("a").row("roc_auc").estimate,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000_000)
+    parser.add_argument("--resamples", type=int, default=N_RESAMPLES)
+    parser.add_argument("--output", default=str(ROOT / ".benchmarks" / "report.json"))
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
+    arguments = parser.parse_args()
+    if arguments.measure:
+        print(json.dumps(measure(arguments.measure, arguments.resamples)))
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from assay.datasets import binormal_scores
+
+    with tempfile.TemporaryDirectory() as folder:
+        y, a = binormal_scores(arguments.n, auc=0.85, prevalence=0.2, rng=SEED)
+        b = a + np.random.default_rng(SEED + 1).normal(size=arguments.n)
+        path = str(Path(folder) / "scores.parquet")
+        pq.write_table(pa.table({"y": y.astype(np.int64), "a": a, "b": b}), path)
+        del y, a, b
+        child = [sys.executable, __file__, "--measure", path, "--resamples"]
+        subprocess.run([*child, "20"], check=True, capture_output=True)  # fill the cache
+        done = subprocess.run(
+            [*child, str(arguments.resamples)], check=True, capture_output=True, text=True
+        )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    print(json.dumps(figures, indent=2))
+    Path(arguments.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(arguments.output).write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

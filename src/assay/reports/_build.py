@@ -1,0 +1,577 @@
+"""``assay.report``: every number comes from one call of a public assay function."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from assay._procedure_checks import check_confidence_level, check_n_resamples
+from assay._validation import resolve_seed
+from assay.reports._readers import read_columns
+from assay.reports._result import (
+    DataSummary,
+    MetricRow,
+    ModelReport,
+    PairReport,
+    Report,
+    Settings,
+    TestRow,
+)
+
+# How many of the first rows with a missing value an error message lists.
+_SHOWN_ROWS = 5
+
+
+def _names(value: Any, argument: str, allow_none: bool = False) -> list[str]:
+    if value is None and allow_none:
+        return []
+    names = [value] if isinstance(value, str) else list(value) if value is not None else []
+    if not names or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"`{argument}` must be a column name or a list of them; got {value!r}.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"`{argument}` names a column more than once: {names!r}.")
+    return names
+
+
+def _optional_name(value: Any, argument: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"`{argument}` must be a column name or None; got {value!r}.")
+    return value
+
+
+def _read(data: Any, columns: list[str]) -> tuple[dict[str, np.ndarray], str]:
+    if isinstance(data, (str, os.PathLike)):
+        return read_columns(data, columns), os.fspath(data)
+    if hasattr(data, "columns") and hasattr(data, "__getitem__"):  # a DataFrame
+        present = [str(name) for name in data.columns]
+        source = f"{type(data).__name__} with {len(data):,} rows"
+    elif isinstance(data, Mapping):
+        present = [str(name) for name in data]
+        source = f"mapping of {len(present)} columns"
+    else:
+        raise TypeError(
+            "`data` must be a mapping of column names to arrays, a DataFrame or a path to "
+            f"a CSV or Parquet file; got {type(data).__name__}."
+        )
+    absent = [name for name in columns if name not in present]
+    if absent:
+        raise ValueError(
+            f"column(s) {', '.join(repr(name) for name in absent)} not found in `data`; "
+            f"its columns are {', '.join(repr(name) for name in present)}."
+        )
+    table = {}
+    for name in columns:
+        column = data[name]
+        table[name] = column.to_numpy() if hasattr(column, "to_numpy") else np.asarray(column)
+    lengths = {name: len(values) for name, values in table.items()}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"the columns of `data` differ in length: {lengths}.")
+    return table, source
+
+
+def _missing(values: np.ndarray) -> np.ndarray:
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind == "O":
+        return np.array(
+            [item is None or (isinstance(item, float) and math.isnan(item)) for item in values],
+            dtype=bool,
+        )
+    if values.dtype.kind == "M":
+        return np.isnat(values)
+    return np.zeros(len(values), dtype=bool)
+
+
+def _drop_missing(table: dict[str, np.ndarray], dropna: bool) -> tuple[dict[str, Any], int]:
+    masks = {name: _missing(values) for name, values in table.items()}
+    any_missing = np.zeros(len(next(iter(table.values()))), dtype=bool)
+    for name, mask in masks.items():
+        if mask.any() and not dropna:
+            rows = np.flatnonzero(mask)[:_SHOWN_ROWS].tolist()
+            raise ValueError(
+                f"column {name!r} has {int(mask.sum()):,} missing value(s) (first rows, "
+                f"counted from 0: {', '.join(map(str, rows))}); drop those rows with "
+                "dropna=True (--dropna)."
+            )
+        any_missing |= mask
+    if not any_missing.any():  # no copy of the columns
+        return table, 0
+    keep = ~any_missing
+    return {name: values[keep] for name, values in table.items()}, int(any_missing.sum())
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _positive_label(labels: list[Any], pos_label: Any, target: str) -> Any:
+    if pos_label is not None:
+        for label in labels:
+            if label == pos_label or (isinstance(pos_label, str) and str(label) == pos_label):
+                return label
+        raise ValueError(
+            f"`pos_label` {pos_label!r} is not a label of column {target!r}: {labels}."
+        )
+    as_set = set(labels)
+    for negative, positive in ((0, 1), (-1, 1), (False, True)):
+        if as_set == {negative, positive} and all(not isinstance(x, str) for x in labels):
+            return positive
+    raise ValueError(
+        f"column {target!r} holds labels {labels}; pass `pos_label` (--pos-label) to say "
+        "which one is the positive class."
+    )
+
+
+def _float_column(values: np.ndarray, name: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"column {name!r} must hold numbers; got {values[:3].tolist()}."
+        ) from None
+
+
+def _cost(cost: Any) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    if cost is None:
+        return None
+    try:
+        matrix = np.asarray(cost, dtype=np.float64).reshape(2, 2)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "`cost` must be a 2 x 2 cost matrix [[c00, c01], [c10, c11]] (rows true, "
+            f"columns predicted) or its 4 entries; got {cost!r}."
+        ) from None
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"`cost` must be finite; got {matrix.tolist()}.")
+    return (
+        (float(matrix[0, 0]), float(matrix[0, 1])),
+        (float(matrix[1, 0]), float(matrix[1, 1])),
+    )
+
+
+class _Warnings:
+    """The warnings of the called functions, each shown once (with a count) at the user's line."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[type[Warning], str], int] = {}
+
+    @contextmanager
+    def about(self, what: str) -> Iterator[None]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+        for warning in caught:
+            key = (warning.category, f"{what}: {warning.message}")
+            self.seen[key] = self.seen.get(key, 0) + 1
+
+    def emit(self) -> None:
+        """Warn from ``report``'s caller (stacklevel: here, ``report``, its caller)."""
+        for (category, text), count in self.seen.items():
+            suffix = f" (seen {count} times)" if count > 1 else ""
+            warnings.warn(text + suffix, category, stacklevel=3)
+
+
+class _Steps:
+    """One line on standard error before each long step (``progress=True``)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str) -> None:
+        if self.enabled:
+            sys.stderr.write(f"report: {text}\n")
+            sys.stderr.flush()
+
+
+def report(
+    data: Any,
+    *,
+    target: str,
+    scores: str | Sequence[str],
+    pred: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    group: str | None = None,
+    pos_label: Any = None,
+    threshold: float = 0.5,
+    cost: Any = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    dropna: bool = False,
+    progress: bool = False,
+) -> Report:
+    """Evaluate one or more scored models on a labelled data set.
+
+    Parameters
+    ----------
+    data : mapping, DataFrame or path
+        A mapping of column names to arrays, a pandas DataFrame, or the path of a CSV file,
+        a Parquet file, a directory of Parquet files or a glob pattern of them (only the
+        named columns are read; Parquet needs pyarrow, the ``files`` extra).
+    target : str
+        The column of true labels (two distinct values).
+    scores : str or list of str
+        The columns of scores, one per model (higher means more likely positive).
+    pred : str or list of str, optional
+        Columns of predicted labels, one per score column; by default the prediction is
+        ``score >= threshold``.
+    weight : str, optional
+        A column of sample weights.
+    group : str, optional
+        A column of groups (clusters): the bootstrap resamples whole groups.
+    pos_label : optional
+        The positive label; needed unless the labels are {0, 1}, {-1, 1} or booleans.
+        A string matches a label whose text is that string (as on the command line).
+    threshold : float, default=0.5
+        Scores at or above it are predicted positive.
+    cost : array-like, optional
+        A 2 x 2 cost matrix ``[[c00, c01], [c10, c11]]`` (rows true, columns predicted):
+        adds the expected cost (:func:`assay.expected_cost`).
+    n_resamples : int, default=1000
+        Bootstrap replicates of every resampled interval and paired difference.
+    confidence_level : float, default=0.95
+    rng : None, int or numpy.random.Generator
+        Resolved once to the report's seed (``settings.rng_seed``); every resampled
+        number is the assay function called with ``rng=settings.rng_seed``.
+    dropna : bool, default=False
+        Drop the rows with a missing value in a used column (counted in
+        ``data.n_dropped``) instead of raising.
+    progress : bool, default=False
+        Write a line on standard error before each long step, and the resampling
+        functions' progress lines.
+
+    Returns
+    -------
+    Report
+        Per model: ROC AUC (DeLong and bootstrap intervals), average precision, AUC-PR,
+        equal error rate; at the threshold the confusion matrix, error rate (Wilson
+        interval), precision, recall, F1, MCC, balanced accuracy (bootstrap intervals) and
+        the expected cost; each against the majority-class baseline. Per pair of models:
+        DeLong's test, McNemar's test, paired bootstrap differences of ROC AUC and F1, with
+        p-values Holm-adjusted across the pairs.
+
+    Raises
+    ------
+    ValueError
+        A column is absent or has missing values (without ``dropna``), the target does not
+        hold exactly two labels, or an argument is invalid.
+
+    Notes
+    -----
+    The majority-class baseline predicts the most frequent (by weight) class for every row
+    (ties: the positive class) and gives every row the same score; its values are the
+    same functions applied to that constant prediction and score.
+
+    Examples
+    --------
+    >>> import numpy as np, assay
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> data = {"y": y, "a": y + rng.normal(size=200), "b": y + rng.normal(size=200) * 2}
+    >>> result = assay.report(data, target="y", scores=["a", "b"], n_resamples=50, rng=1)
+    >>> round(result.model("a").row("roc_auc").estimate, 4)
+    0.7574
+    >>> result.model("a").row("roc_auc").estimate == assay.roc_auc_score(y, data["a"])
+    True
+    """
+    score_names = _names(scores, "scores")
+    pred_names = _names(pred, "pred", allow_none=True)
+    if pred_names and len(pred_names) != len(score_names):
+        raise ValueError(
+            f"`pred` names {len(pred_names)} column(s) for {len(score_names)} score "
+            "column(s); give one prediction column per score column."
+        )
+    if not isinstance(target, str):
+        raise ValueError(f"`target` must be a column name; got {target!r}.")
+    weight = _optional_name(weight, "weight")
+    group = _optional_name(group, "group")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)):
+        raise ValueError(f"`threshold` must be a number; got {threshold!r}.")
+    if not math.isfinite(threshold):
+        raise ValueError(f"`threshold` must be finite; got {threshold!r}.")
+    cost_matrix = _cost(cost)
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    seed = resolve_seed(rng)
+    steps = _Steps(progress)
+
+    named = [target, *score_names, *pred_names, weight, group]
+    columns = list(dict.fromkeys(name for name in named if name is not None))
+    steps(f"reading {len(columns)} column(s)")
+    table, source = _read(data, columns)
+    table, n_dropped = _drop_missing(table, dropna)
+    n_rows = len(table[target])
+    labels = sorted({_plain(value) for value in np.unique(table[target])}, key=str)
+    if len(labels) != 2:
+        raise ValueError(
+            f"column {target!r} must hold exactly two labels; it holds {len(labels)}: "
+            f"{labels[:10]}."
+        )
+    positive = _positive_label(labels, pos_label, target)
+    y_true = (table[target] == positive).astype(np.int64)
+    sample_weight = None if weight is None else _float_column(table[weight], weight)
+    groups = None if group is None else table[group]
+    y_scores = {name: _float_column(table[name], name) for name in score_names}
+    y_preds = {}
+    for index, name in enumerate(score_names):
+        if pred_names:
+            column = table[pred_names[index]]
+            unknown = sorted({_plain(v) for v in np.unique(column)} - set(labels), key=str)
+            if unknown:
+                raise ValueError(
+                    f"column {pred_names[index]!r} holds labels {unknown} that are not "
+                    f"labels of {target!r} ({labels})."
+                )
+            y_preds[name] = (column == positive).astype(np.int64)
+        else:
+            y_preds[name] = (y_scores[name] >= threshold).astype(np.int64)
+
+    weights = np.ones(n_rows) if sample_weight is None else sample_weight
+    positive_weight = float(weights[y_true == 1].sum())
+    total_weight = float(weights.sum())
+    majority = 1 if positive_weight >= total_weight - positive_weight else 0
+    summary = DataSummary(
+        source=source,
+        target=target,
+        n_rows=n_rows,
+        n_dropped=n_dropped,
+        labels=tuple(labels),
+        pos_label=positive,
+        positive_weight=positive_weight,
+        total_weight=total_weight,
+        prevalence=positive_weight / total_weight if total_weight > 0 else math.nan,
+        majority_label=positive if majority == 1 else next(x for x in labels if x != positive),
+        weight=weight,
+        group=group,
+    )
+    settings = Settings(threshold, cost_matrix, n_resamples, confidence_level, seed)
+    common = {"sample_weight": sample_weight}
+    resampled = {
+        "n_resamples": n_resamples,
+        "confidence_level": confidence_level,
+        "groups": groups,
+        "sample_weight": sample_weight,
+        "rng": seed,
+        "progress": progress,
+    }
+    caught = _Warnings()
+    with caught.about("majority-class baseline"):
+        baseline = _baseline(y_true, majority, cost_matrix, common)
+    models = []
+    for index, name in enumerate(score_names):
+        steps(f"model {name!r}")
+        prediction = pred_names[index] if pred_names else f"{name} >= {threshold}"
+        with caught.about(f"model {name!r}"):
+            models.append(
+                _model(
+                    name,
+                    prediction,
+                    y_true,
+                    y_scores[name],
+                    y_preds[name],
+                    cost_matrix,
+                    confidence_level,
+                    common,
+                    resampled,
+                    baseline,
+                )
+            )
+    steps("paired tests")
+    with caught.about("paired tests"):
+        pairs = _pairs(score_names, y_true, y_scores, y_preds, confidence_level, common, resampled)
+    caught.emit()
+    return Report(summary, settings, tuple(models), pairs)
+
+
+def _bounds(interval: Any) -> tuple[float, float]:
+    return (float(interval[0]), float(interval[1]))
+
+
+def _ranking_metrics(y_true: np.ndarray, score: np.ndarray, common: dict) -> dict[str, float]:
+    import assay
+
+    return {
+        "average_precision": float(assay.average_precision_score(y_true, score, **common)),
+        "pr_auc": float(assay.pr_auc_score(y_true, score, **common)),
+        "equal_error_rate": float(assay.equal_error_rate(y_true, score, **common)),
+    }
+
+
+# The threshold metrics with bootstrap intervals: key, name, function, keywords.
+def _threshold_metrics(cost_matrix: Any) -> list[tuple[str, str, Any, dict[str, Any]]]:
+    import assay
+
+    undefined: dict[str, Any] = {"zero_division": np.nan}
+    metrics: list[tuple[str, str, Any, dict[str, Any]]]
+    metrics = [
+        ("precision", "precision", assay.precision_score, undefined),
+        ("recall", "recall", assay.recall_score, undefined),
+        ("f1", "F1", assay.f1_score, undefined),
+        ("mcc", "MCC", assay.matthews_corrcoef, undefined),
+        ("balanced_accuracy", "balanced accuracy", assay.balanced_accuracy_score, {}),
+    ]
+    if cost_matrix is not None:
+        cost = {"cost_matrix": np.asarray(cost_matrix)}
+        metrics.append(("expected_cost", "expected cost", assay.expected_cost, cost))
+    return metrics
+
+
+def _baseline(
+    y_true: np.ndarray, majority: int, cost_matrix: Any, common: dict
+) -> dict[str, float]:
+    """The metrics of the majority-class predictor (a constant prediction and score)."""
+    import assay
+
+    constant_pred = np.full(len(y_true), majority, dtype=np.int64)
+    constant_score = np.zeros(len(y_true))
+    values = {"roc_auc": float(assay.roc_auc_score(y_true, constant_score, **common))}
+    values.update(_ranking_metrics(y_true, constant_score, common))
+    values["error_rate"] = float(assay.error_rate(y_true, constant_pred, **common))
+    for key, _, function, keywords in _threshold_metrics(cost_matrix):
+        values[key] = float(function(y_true, constant_pred, **keywords, **common))
+    return values
+
+
+def _model(
+    name: str,
+    prediction: str,
+    y_true: np.ndarray,
+    score: np.ndarray,
+    y_pred: np.ndarray,
+    cost_matrix: Any,
+    confidence_level: float,
+    common: dict,
+    resampled: dict,
+    baseline: dict[str, float],
+) -> ModelReport:
+    import assay
+
+    delong = assay.auc_ci(y_true, score, confidence_level=confidence_level, **common)
+    booted = assay.bootstrap(assay.roc_auc_score, y_true, score, **resampled)
+    rows = [
+        MetricRow(
+            "roc_auc",
+            "ROC AUC",
+            float(delong.estimate),
+            _bounds(delong.confidence_interval),
+            "DeLong (logit)",
+            baseline["roc_auc"],
+        ),
+        MetricRow(
+            "roc_auc_bootstrap",
+            "ROC AUC",
+            float(booted.estimate),
+            _bounds(booted.confidence_interval),
+            "percentile bootstrap",
+            baseline["roc_auc"],
+        ),
+    ]
+    names = {"average_precision": "average precision", "pr_auc": "AUC-PR (trapezoid)"}
+    names["equal_error_rate"] = "equal error rate"
+    for key, value in _ranking_metrics(y_true, score, common).items():
+        rows.append(MetricRow(key, names[key], value, None, None, baseline[key]))
+    matrix = assay.confusion_matrix(y_true, y_pred, labels=[0, 1], **common)
+    error = assay.error_rate_ci(y_true, y_pred, confidence_level=confidence_level, **common)
+    rows.append(
+        MetricRow(
+            "error_rate",
+            "error rate",
+            float(error.estimate),
+            _bounds(error.confidence_interval),
+            "Wilson",
+            baseline["error_rate"],
+        )
+    )
+    for key, label, function, keywords in _threshold_metrics(cost_matrix):
+        result = assay.bootstrap(function, y_true, y_pred, **resampled, **keywords)
+        rows.append(
+            MetricRow(
+                key,
+                label,
+                float(result.estimate),
+                _bounds(result.confidence_interval),
+                "percentile bootstrap",
+                baseline[key],
+            )
+        )
+    cells = (
+        (float(matrix[0, 0]), float(matrix[0, 1])),
+        (float(matrix[1, 0]), float(matrix[1, 1])),
+    )
+    return ModelReport(name, prediction, cells, tuple(rows))
+
+
+def _test_row(key: str, name: str, result: Any, method: str) -> TestRow:
+    """A paired test's row; its Holm-adjusted p-value is filled in across the pairs."""
+    interval = result.confidence_interval
+    statistic = getattr(result, "statistic", None)
+    estimate = getattr(result, "difference", None)
+    return TestRow(
+        key,
+        name,
+        float(result.estimate if estimate is None else estimate),
+        None if interval is None else (float(interval[0]), float(interval[1])),
+        None if statistic is None else float(statistic),
+        float(result.pvalue),
+        math.nan,
+        method,
+    )
+
+
+def _pairs(
+    names: list[str],
+    y_true: np.ndarray,
+    y_scores: dict[str, np.ndarray],
+    y_preds: dict[str, np.ndarray],
+    confidence_level: float,
+    common: dict[str, Any],
+    resampled: dict[str, Any],
+) -> tuple[PairReport, ...]:
+    import assay
+
+    weighted = common["sample_weight"] is not None
+    tested: list[list[TestRow]] = []
+    for a, b in combinations(names, 2):
+        delong = assay.delong_test(
+            y_true, y_scores[a], y_scores[b], confidence_level=confidence_level, **common
+        )
+        rows = [_test_row("delong", "ROC AUC difference, DeLong's test", delong, delong.method)]
+        if not weighted:
+            test = assay.mcnemar(y_true, y_preds[a], y_preds[b])
+            rows.append(
+                _test_row("mcnemar", "accuracy difference, McNemar's test", test, test.method)
+            )
+        auc = assay.compare(assay.roc_auc_score, y_true, y_scores[a], y_scores[b], **resampled)
+        f1 = assay.compare(
+            assay.f1_score, y_true, y_preds[a], y_preds[b], zero_division=np.nan, **resampled
+        )
+        for key, label, result in (
+            ("roc_auc_bootstrap", "ROC AUC difference", auc),
+            ("f1_bootstrap", "F1 difference", f1),
+        ):
+            method = f"{result.interval} paired bootstrap"
+            rows.append(_test_row(key, f"{label}, paired bootstrap", result, method))
+        tested.append(rows)
+    # Holm's adjustment, one family per test: that test's p-values across the pairs.
+    for key in dict.fromkeys(row.key for rows in tested for row in rows):
+        where = [(i, j) for i, rows in enumerate(tested) for j, row in enumerate(rows)
+                 if row.key == key]  # fmt: skip
+        adjusted = assay.adjust_pvalues([tested[i][j].pvalue for i, j in where], method="holm")
+        for (i, j), value in zip(where, adjusted, strict=True):
+            tested[i][j] = replace(tested[i][j], pvalue_holm=float(value))
+    notes: tuple[str, ...] = ()
+    if weighted:
+        notes = ("McNemar's test is left out: it needs unweighted counts.",)
+    return tuple(
+        PairReport(a, b, tuple(rows), notes)
+        for (a, b), rows in zip(combinations(names, 2), tested, strict=True)
+    )

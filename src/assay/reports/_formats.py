@@ -1,0 +1,207 @@
+"""The report as text, Markdown and HTML: one list of titled tables, three renderings."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import TYPE_CHECKING
+
+from assay._version import __version__
+
+if TYPE_CHECKING:
+    from assay.reports._result import Report
+
+Table = tuple[str, str, list[str], list[list[str]]]  # section id, title, header, rows
+
+_DIGITS = 4
+
+
+def _value(value: float | None) -> str:
+    if value is None:
+        return ""
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:.{_DIGITS}f}"
+
+
+def _pvalue(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:.3g}"
+
+
+def _interval(interval: tuple[float, float] | None) -> str:
+    if interval is None:
+        return ""
+    return f"[{_value(interval[0])}, {_value(interval[1])}]"
+
+
+def _count(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:.4g}"
+
+
+def _overview(report: Report) -> list[str]:
+    data, settings = report.data, report.settings
+    lines = [
+        f"data: {data.source}; {data.n_rows:,} rows"
+        + (f" ({data.n_dropped:,} with missing values dropped)" if data.n_dropped else ""),
+        f"target {data.target!r}: labels {list(data.labels)}, positive {data.pos_label!r}, "
+        f"prevalence {_value(data.prevalence)} "
+        f"({_count(data.positive_weight)} of {_count(data.total_weight)}"
+        + (f", weights {data.weight!r}" if data.weight else "")
+        + f"); majority class {data.majority_label!r}",
+        f"threshold {settings.threshold:g}; {settings.confidence_level:.0%} intervals; "
+        f"{settings.n_resamples} bootstrap resamples"
+        + (f" of groups {data.group!r}" if data.group else "")
+        + f"; seed {settings.rng_seed}",
+    ]
+    if settings.cost_matrix is not None:
+        lines.append(f"cost matrix (rows true, columns predicted): {settings.cost_matrix}")
+    return lines
+
+
+def tables(report: Report) -> list[Table]:
+    """Every table of the report, in order."""
+    result: list[Table] = []
+    for index, model in enumerate(report.models):
+        rows = [
+            [
+                row.name,
+                _value(row.estimate),
+                _interval(row.interval),
+                row.interval_method or "",
+                _value(row.baseline),
+            ]
+            for row in model.rows
+        ]
+        result.append(
+            (
+                f"model-{index}",
+                f"Model {model.name} (prediction: {model.prediction})",
+                ["metric", "estimate", "interval", "interval method", "majority baseline"],
+                rows,
+            )
+        )
+        (tn, fp), (fn, tp) = model.confusion_matrix
+        result.append(
+            (
+                f"confusion-{index}",
+                f"Confusion matrix of {model.name}",
+                ["", "predicted negative", "predicted positive"],
+                [
+                    ["true negative", _count(tn), _count(fp)],
+                    ["true positive", _count(fn), _count(tp)],
+                ],
+            )
+        )
+    if report.pairs:
+        rows = [
+            [
+                f"{pair.model_a} - {pair.model_b}",
+                test.name,
+                _value(test.estimate),
+                _interval(test.interval),
+                _pvalue(test.pvalue),
+                _pvalue(test.pvalue_holm),
+            ]
+            for pair in report.pairs
+            for test in pair.rows
+        ]
+        result.append(
+            (
+                "pairs",
+                "Paired comparisons (A - B; Holm-adjusted across pairs)",
+                ["pair", "test", "estimate", "interval", "p", "p (Holm)"],
+                rows,
+            )
+        )
+    return result
+
+
+def _notes(report: Report) -> list[str]:
+    return list(dict.fromkeys(note for pair in report.pairs for note in pair.notes))
+
+
+def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            cell.ljust(width)
+            if i == 0 or (not cell[:1].isdigit() and cell[:1] not in "-[n")
+            else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(header), "  ".join("-" * width for width in widths), *map(line, rows)]
+
+
+def to_text(report: Report) -> str:
+    """Aligned plain-text tables."""
+    out = [f"assay {__version__} report", *_overview(report)]
+    for _, title, header, rows in tables(report):
+        out += ["", title, *_aligned(header, rows)]
+    out += ["", *_notes(report)] if _notes(report) else []
+    return "\n".join(out) + "\n"
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(report: Report) -> str:
+    """Markdown: the overview as a list, each table a pipe table."""
+    out = ["# assay report", "", *[f"- {line}" for line in _overview(report)]]
+    for _, title, header, rows in tables(report):
+        out += ["", f"## {_markdown_cell(title)}", ""]
+        out.append("| " + " | ".join(map(_markdown_cell, header)) + " |")
+        out.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+        out += ["| " + " | ".join(map(_markdown_cell, row)) + " |" for row in rows]
+    if _notes(report):
+        out += ["", *[f"- {note}" for note in _notes(report)]]
+    return "\n".join(out) + "\n"
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f3f3f3; }
+.overview li { margin: 0.2em 0; }
+.plots { color: #777; font-style: italic; }
+"""
+
+
+def to_html(report: Report) -> str:
+    """One self-contained page: inline CSS, no script, no network."""
+    escape = html.escape
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>assay report: {escape(report.data.source)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>assay {escape(__version__)} report</h1>",
+        '<section id="overview"><ul class="overview">',
+        *[f"<li>{escape(line)}</li>" for line in _overview(report)],
+        "</ul></section>",
+        # PLOTS: the ROC and precision-recall curves with confidence bands (inline SVG) go
+        # in this section once the plotting module draws them.
+        '<section id="plots" class="plots"></section>',
+    ]
+    for section, title, header, rows in tables(report):
+        out.append(f'<section id="{section}"><h2>{escape(title)}</h2><table>')
+        out.append("<tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr>")
+        out += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
+        out.append("</table></section>")
+    if _notes(report):
+        out.append('<section id="notes"><ul>')
+        out += [f"<li>{escape(note)}</li>" for note in _notes(report)]
+        out.append("</ul></section>")
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"

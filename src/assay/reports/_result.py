@@ -1,0 +1,235 @@
+"""The report's result objects: frozen, with ``to_dict`` (the ``assay.report/1`` schema)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = "assay.report/1"
+
+
+def _number(value: float | None) -> float | None:
+    """JSON has no NaN: an undefined value is null."""
+    if value is None or math.isnan(value):
+        return None
+    return float(value)
+
+
+def _interval(interval: tuple[float, float] | None) -> list[float | None] | None:
+    return None if interval is None else [_number(interval[0]), _number(interval[1])]
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One metric of one model: estimate, interval (or None) and the majority baseline."""
+
+    key: str
+    name: str
+    estimate: float
+    interval: tuple[float, float] | None
+    interval_method: str | None
+    baseline: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "estimate": _number(self.estimate),
+            "interval": _interval(self.interval),
+            "interval_method": self.interval_method,
+            "baseline": _number(self.baseline),
+        }
+
+
+@dataclass(frozen=True)
+class ModelReport:
+    """One score column: its confusion matrix at the threshold and its metric rows."""
+
+    name: str
+    prediction: str
+    confusion_matrix: tuple[tuple[float, float], tuple[float, float]]
+    rows: tuple[MetricRow, ...]
+
+    def row(self, key: str) -> MetricRow:
+        """The row with this key (``'roc_auc'``, ``'f1'``, ...)."""
+        for row in self.rows:
+            if row.key == key:
+                return row
+        raise KeyError(f"no row {key!r}; the rows are {[row.key for row in self.rows]}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "prediction": self.prediction,
+            "confusion_matrix": [[float(cell) for cell in line] for line in self.confusion_matrix],
+            "metrics": [row.to_dict() for row in self.rows],
+        }
+
+
+@dataclass(frozen=True)
+class TestRow:
+    """One paired test of two models, with its p-value Holm-adjusted across the pairs."""
+
+    key: str
+    name: str
+    estimate: float
+    interval: tuple[float, float] | None
+    statistic: float | None
+    pvalue: float
+    pvalue_holm: float
+    method: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "estimate": _number(self.estimate),
+            "interval": _interval(self.interval),
+            "statistic": _number(self.statistic),
+            "pvalue": _number(self.pvalue),
+            "pvalue_holm": _number(self.pvalue_holm),
+            "method": self.method,
+        }
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """Model A against model B (A - B): the paired tests."""
+
+    model_a: str
+    model_b: str
+    rows: tuple[TestRow, ...]
+    notes: tuple[str, ...] = ()
+
+    def row(self, key: str) -> TestRow:
+        """The test with this key (``'delong'``, ``'mcnemar'``, ...)."""
+        for row in self.rows:
+            if row.key == key:
+                return row
+        raise KeyError(f"no test {key!r}; the tests are {[row.key for row in self.rows]}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model_a": self.model_a,
+            "model_b": self.model_b,
+            "tests": [row.to_dict() for row in self.rows],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class DataSummary:
+    """The data the report was computed on (after dropping missing rows)."""
+
+    source: str
+    target: str
+    n_rows: int
+    n_dropped: int
+    labels: tuple[Any, ...]
+    pos_label: Any
+    positive_weight: float
+    total_weight: float
+    prevalence: float
+    majority_label: Any
+    weight: str | None
+    group: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "n_rows": self.n_rows,
+            "n_dropped": self.n_dropped,
+            "labels": list(self.labels),
+            "pos_label": self.pos_label,
+            "positive_weight": self.positive_weight,
+            "total_weight": self.total_weight,
+            "prevalence": _number(self.prevalence),
+            "majority_label": self.majority_label,
+            "weight": self.weight,
+            "group": self.group,
+        }
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the report was computed: enough to compute every number again."""
+
+    threshold: float
+    cost_matrix: tuple[tuple[float, float], tuple[float, float]] | None
+    n_resamples: int
+    confidence_level: float
+    rng_seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "cost_matrix": None
+            if self.cost_matrix is None
+            else [list(line) for line in self.cost_matrix],
+            "n_resamples": self.n_resamples,
+            "confidence_level": self.confidence_level,
+            "rng_seed": self.rng_seed,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """An evaluation report of one or more models on one labelled data set.
+
+    ``str`` is a one-line summary; :meth:`to_text`, :meth:`to_markdown`,
+    :meth:`to_html`, :meth:`to_dict` and :meth:`to_json` give the whole report.
+    """
+
+    data: DataSummary
+    settings: Settings
+    models: tuple[ModelReport, ...]
+    pairs: tuple[PairReport, ...]
+
+    def model(self, name: str) -> ModelReport:
+        """The part of the report on the model (score column) ``name``."""
+        for model in self.models:
+            if model.name == name:
+                return model
+        raise KeyError(f"no model {name!r}; the models are {[m.name for m in self.models]}.")
+
+    def __str__(self) -> str:
+        aucs = ", ".join(f"{m.name} {m.row('roc_auc').estimate:.4f}" for m in self.models)
+        return (
+            f"Report of {len(self.models)} model(s) on {self.data.n_rows:,} rows "
+            f"(prevalence {self.data.prevalence:.4f}): ROC AUC {aucs}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (schema ``assay.report/1``; NaN becomes null)."""
+        return {
+            "schema": SCHEMA,
+            "data": self.data.to_dict(),
+            "settings": self.settings.to_dict(),
+            "models": [model.to_dict() for model in self.models],
+            "pairs": [pair.to_dict() for pair in self.pairs],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The report as JSON text (:meth:`to_dict`)."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    def to_text(self) -> str:
+        """The report as aligned plain-text tables for a terminal."""
+        from assay.reports._formats import to_text
+
+        return to_text(self)
+
+    def to_markdown(self) -> str:
+        """The report as Markdown (pipe tables)."""
+        from assay.reports._formats import to_markdown
+
+        return to_markdown(self)
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (inline CSS, no network)."""
+        from assay.reports._formats import to_html
+
+        return to_html(self)
