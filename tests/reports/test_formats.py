@@ -94,3 +94,18 @@ def test_html_escapes_names() -> None:
     data = {"y": y, "<b>&": y + np.random.default_rng(4).normal(size=40)}
     page = assay.report(data, target="y", scores="<b>&", n_resamples=N_RESAMPLES, rng=1).to_html()
     assert "<b>&" not in page and "&lt;b&gt;&amp;" in page
+
+
+def test_a_resampled_pvalue_of_zero_is_shown_below_one_over_the_resamples() -> None:
+    # two models far apart: no paired bootstrap replicate of the AUC difference reaches 0
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 150)
+    data = {"y": y, "good": 3 * y + rng.normal(size=300), "poor": rng.normal(size=300)}
+    result = assay.report(data, target="y", scores=["good", "poor"], n_resamples=50, rng=SEED)
+    row = result.pairs[0].row("roc_auc_bootstrap")
+    assert row.pvalue == 0.0  # the value itself is kept (and in JSON)
+    assert result.to_dict()["pairs"][0]["tests"][2]["pvalue"] == 0.0
+    line = next(x for x in result.to_text().splitlines() if "ROC AUC difference, paired" in x)
+    assert line.split()[-4:] == ["<", "0.02", "<", "0.02"]  # 1 / 50, raw and Holm
+    delong = next(x for x in result.to_text().splitlines() if "DeLong's test" in x)
+    assert "<" not in delong  # an analytic p-value is printed as computed

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from assay._version import __version__
 
 if TYPE_CHECKING:
-    from assay.reports._result import Report
+    from assay.reports._result import Report, TestRow
 
 Table = tuple[str, str, list[str], list[list[str]]]  # section id, title, header, rows
 
@@ -24,10 +24,18 @@ def _value(value: float | None) -> str:
     return f"{value:.{_DIGITS}f}"
 
 
-def _pvalue(value: float) -> str:
+def _pvalue(value: float, n_resamples: int | None = None) -> str:
+    """A p-value; a resampled one of exactly 0 as ``< 1/B`` (no replicate reached 0)."""
     if math.isnan(value):
         return "n/a"
+    if value == 0.0 and n_resamples:
+        return f"< {1 / n_resamples:.2g}"
     return f"{value:.3g}"
+
+
+def _resamples_of(test: TestRow, report: Report) -> int | None:
+    """The number of resamples behind a test's p-value (None: not resampled)."""
+    return report.settings.n_resamples if test.key.endswith("_bootstrap") else None
 
 
 def _interval(interval: tuple[float, float] | None) -> str:
@@ -101,8 +109,8 @@ def tables(report: Report) -> list[Table]:
                 test.name,
                 _value(test.estimate),
                 _interval(test.interval),
-                _pvalue(test.pvalue),
-                _pvalue(test.pvalue_holm),
+                _pvalue(test.pvalue, _resamples_of(test, report)),
+                _pvalue(test.pvalue_holm, _resamples_of(test, report)),
             ]
             for pair in report.pairs
             for test in pair.rows
