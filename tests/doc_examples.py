@@ -257,7 +257,8 @@ def _tolerance(number: _Number) -> float:
     mantissa, _, exponent = number.text.lower().partition("e")
     decimals = len(mantissa.partition(".")[2])
     unit = 10.0 ** (int(exponent or 0) - decimals)
-    return (unit if number.truncated else unit / 2) * (1 + 1e-9) + 1e-15
+    # relative slack only: an absolute floor would let any tiny stated value match
+    return (unit if number.truncated else unit / 2) * (1 + 1e-9)
 
 
 def matches(expected: Any, actual: Any) -> bool:

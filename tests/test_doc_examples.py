@@ -160,6 +160,8 @@ def test_a_doctest_block_without_output_fails(tmp_path: Path) -> None:
         ("0.7277...", 0.7289, False),
         ("4.75e-10", 4.7512e-10, True),
         ("4.75e-10", 4.76e-10, False),
+        ("1.56e-67", 1.5575e-67, True),
+        ("2.56e-67", 1.5575e-67, False),  # a tiny value is checked at its own digits
         ("2", 2, True),
         ("2", 2.5, False),
         ("True", True, True),
