@@ -382,6 +382,12 @@ def pr_auc_score(
     The step sum of :func:`average_precision_score` is a fourth rule; the four
     generally differ (see the user guide).
 
+    The 11-point rule jumps where a recall crosses a level: with fractional weights a
+    recall within 1e-12 (relative) of a level counts as reaching it, since sums of the
+    positives' weights round differently in different orders; and positive weights
+    whose ratio exceeds 2**40 may reach a level in float64 that they miss exactly
+    (``1 + 1e-55`` is 1 in float64).  Integer and unit weights are compared exactly.
+
     References
     ----------
     M. Everingham et al., "The PASCAL Visual Object Classes (VOC) Challenge",

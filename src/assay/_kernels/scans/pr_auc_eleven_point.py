@@ -5,6 +5,10 @@ recall ``>= r`` (0 if none) (Everingham et al. 2010).  A group of recall ``r_k``
 the levels ``i`` with ``10 TP_k >= i P`` (compared exactly for integer counts): the
 state keeps, per highest level served, the largest precision, and the finish takes the
 maximum over the levels at or above each level.  Maxima combine exactly in any order.
+
+With fractional weights ``TP_k`` is a running sum and ``P`` a total summed in another
+order, so the last group's recall can round just below 1 (and a group exactly at a level
+just below it): a recall within ``LEVEL_SLACK`` (relative) of a level reaches it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from assay._kernels._jit import jit
 from assay._kernels.scans import Scan
 
 _LEVELS = 11
+# Rounding of sums of fractional weights: a few units of 1e-16 per addition, far below
+# this, and far above it any recall that truly misses a level.
+LEVEL_SLACK = 1e-12
 
 
 class PrAucElevenPoint(NamedTuple):
@@ -42,9 +49,10 @@ def _highest_level(true_positives, total_positive, exact):
         while level > 0 and ten_tp < level * total:
             level -= 1
     else:
-        while level < 10 and 10.0 * true_positives >= (level + 1) * total_positive:
+        reach = 10.0 * true_positives * (1.0 + LEVEL_SLACK)
+        while level < 10 and reach >= (level + 1) * total_positive:
             level += 1
-        while level > 0 and 10.0 * true_positives < level * total_positive:
+        while level > 0 and reach < level * total_positive:
             level -= 1
     return level
 
