@@ -180,7 +180,11 @@ def test_missing_csv_cells_are_missing_scores(tmp_path: Path, capsys) -> None:  
     [
         (
             [*LONG_COLUMNS[:-1], "AUC"],
-            "has no column 'AUC'; its columns are 'data set', 'learner', 'notes', 'auc'",
+            "column(s) 'AUC' not found in ",  # the file's path, then its columns:
+        ),
+        (
+            [*LONG_COLUMNS[:-1], "AUC"],
+            "results.csv'; its columns are 'data set', 'learner', 'notes', 'auc'.",
         ),
         (
             [*LONG_COLUMNS[:-1], "notes"],
@@ -201,7 +205,8 @@ def test_data_errors(tmp_path: Path, capsys, arguments: list, message: str) -> N
 
 def test_file_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert cli.main(["rank", str(tmp_path / "absent.csv"), *LONG_COLUMNS]) == 1
-    assert "absent.csv is not a file." in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "`FILE`: no such file '" in error and "absent.csv'." in error
     (tmp_path / "empty.csv").write_text("")
     assert cli.main(["rank", str(tmp_path / "empty.csv"), "--wide"]) == 1
     assert "empty.csv is empty: no header line." in capsys.readouterr().err

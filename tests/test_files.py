@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import assay
-from assay.reports._readers import read_columns, read_csv
+from assay._files import read_columns, read_csv
 
 pyarrow = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
