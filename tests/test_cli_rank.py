@@ -251,3 +251,16 @@ def test_help_lists_rank(capsys) -> None:  # type: ignore[no-untyped-def]
     assert cli.main([]) == 0
     assert "rank" in capsys.readouterr().out
     assert np.isfinite(DEMSAR).all()
+
+
+def test_parquet_directory_and_glob(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    pyarrow = pytest.importorskip("pyarrow")
+    from pyarrow import parquet
+
+    wide = pyarrow.table({"name": DATASETS, **{n: DEMSAR[:, j] for j, n in enumerate(NAMES)}})
+    (tmp_path / "parts").mkdir()
+    parquet.write_table(wide.slice(0, 6), tmp_path / "parts" / "part-0.parquet")
+    parquet.write_table(wide.slice(6), tmp_path / "parts" / "part-1.parquet")
+    for source in (tmp_path / "parts", tmp_path / "parts" / "part-*.parquet"):
+        assert cli.main(["rank", str(source), "--wide"]) == 0
+        assert capsys.readouterr().out == str(_expected()) + "\n"
