@@ -180,7 +180,11 @@ def test_missing_csv_cells_are_missing_scores(tmp_path: Path, capsys) -> None:  
     [
         (
             [*LONG_COLUMNS[:-1], "AUC"],
-            "has no column 'AUC'; its columns are 'data set', 'learner', 'notes', 'auc'",
+            "column(s) 'AUC' not found in ",  # the file's path, then its columns:
+        ),
+        (
+            [*LONG_COLUMNS[:-1], "AUC"],
+            "results.csv'; its columns are 'data set', 'learner', 'notes', 'auc'.",
         ),
         (
             [*LONG_COLUMNS[:-1], "notes"],
@@ -201,7 +205,8 @@ def test_data_errors(tmp_path: Path, capsys, arguments: list, message: str) -> N
 
 def test_file_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert cli.main(["rank", str(tmp_path / "absent.csv"), *LONG_COLUMNS]) == 1
-    assert "absent.csv is not a file." in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "`FILE`: no such file '" in error and "absent.csv'." in error
     (tmp_path / "empty.csv").write_text("")
     assert cli.main(["rank", str(tmp_path / "empty.csv"), "--wide"]) == 1
     assert "empty.csv is empty: no header line." in capsys.readouterr().err
@@ -246,3 +251,16 @@ def test_help_lists_rank(capsys) -> None:  # type: ignore[no-untyped-def]
     assert cli.main([]) == 0
     assert "rank" in capsys.readouterr().out
     assert np.isfinite(DEMSAR).all()
+
+
+def test_parquet_directory_and_glob(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    pyarrow = pytest.importorskip("pyarrow")
+    from pyarrow import parquet
+
+    wide = pyarrow.table({"name": DATASETS, **{n: DEMSAR[:, j] for j, n in enumerate(NAMES)}})
+    (tmp_path / "parts").mkdir()
+    parquet.write_table(wide.slice(0, 6), tmp_path / "parts" / "part-0.parquet")
+    parquet.write_table(wide.slice(6), tmp_path / "parts" / "part-1.parquet")
+    for source in (tmp_path / "parts", tmp_path / "parts" / "part-*.parquet"):
+        assert cli.main(["rank", str(source), "--wide"]) == 0
+        assert capsys.readouterr().out == str(_expected()) + "\n"

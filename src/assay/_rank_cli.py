@@ -10,25 +10,18 @@ or a self-contained HTML page; ``--png`` saves the critical difference diagram.
 from __future__ import annotations
 
 import argparse
-import csv
-import math
 import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parser", "read_table", "run"]
+from assay._files import column_names, read_table
+
+__all__ = ["add_parser", "run"]
 
 FORMATS = ("text", "json", "markdown", "html")
 # The output format implied by the suffix of -o when --format is not given.
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown", ".html": "html", ".htm": "html"}
-_PARQUET_SUFFIXES = (".parquet", ".pq")
-# CSV cells read as a missing score.
-_MISSING = ("", "na", "nan", "null", "none")
-
-
-class TableError(ValueError):
-    """The file cannot be read as the table asked for."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -42,7 +35,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
             "differences, Holm against a control, pairwise Wilcoxon tests with Holm."
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="a .csv file, or .parquet (needs pyarrow)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a CSV file, or Parquet: a file, a directory or a glob pattern (needs pyarrow)",
+    )
     parser.add_argument("--dataset", metavar="COL", help="the column of data set names")
     parser.add_argument("--model", metavar="COL", help="the column of model names (long table)")
     parser.add_argument("--score", metavar="COL", help="the column of scores (long table)")
@@ -69,112 +66,6 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
     parser.add_argument("--png", metavar="OUT", help="save the critical difference diagram")
     return parser
-
-
-# --- Reading the file. ---
-
-
-def _number(text: str, column: str, line: int, path: Path) -> float:
-    if text.strip().lower() in _MISSING:
-        return math.nan
-    try:
-        return float(text)
-    except ValueError:
-        raise TableError(
-            f"{path}, line {line}: column {column!r} holds {text!r}, which is not a number."
-        ) from None
-
-
-def _check_columns(wanted: list[str], present: list[str], path: Path) -> None:
-    missing = [name for name in wanted if name not in present]
-    if missing:
-        raise TableError(
-            f"{path} has no column {', '.join(map(repr, missing))}; its columns are "
-            f"{', '.join(map(repr, present))}."
-        )
-
-
-def _read_csv(path: Path, wanted: list[str] | None, numeric: set[str] | None) -> dict[str, list]:
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            raise TableError(f"{path} is empty: no header line.")
-        if len(set(header)) != len(header):
-            raise TableError(f"{path} repeats a column name in its header: {header}.")
-        columns = header if wanted is None else wanted
-        _check_columns(columns, header, path)
-        positions = [header.index(name) for name in columns]
-        numeric = set(columns[1:]) if numeric is None else numeric
-        values: dict[str, list] = {name: [] for name in columns}
-        for line, row in enumerate(reader, start=2):
-            if not row:
-                continue
-            if len(row) != len(header):
-                raise TableError(
-                    f"{path}, line {line}: {len(row)} fields where the header has {len(header)}."
-                )
-            for name, position in zip(columns, positions, strict=True):
-                cell = row[position]
-                values[name].append(_number(cell, name, line, path) if name in numeric else cell)
-    return values
-
-
-def _read_parquet(path: Path, wanted: list[str] | None) -> dict[str, list]:
-    try:
-        import pyarrow.parquet as parquet
-    except ImportError:
-        raise TableError(
-            f"Reading {path} needs pyarrow: `pip install 'assay[files]'` (or pyarrow)."
-        ) from None
-    present = parquet.read_schema(path).names
-    columns = present if wanted is None else wanted
-    _check_columns(columns, present, path)
-    table = parquet.read_table(path, columns=columns)
-    return {name: table.column(name).to_pylist() for name in columns}
-
-
-def column_names(path: str | Path) -> list[str]:
-    """The column names of a CSV file's header or of a Parquet file's schema."""
-    path = Path(path)
-    if not path.is_file():
-        raise TableError(f"{path} is not a file.")
-    if path.suffix.lower() in _PARQUET_SUFFIXES:
-        try:
-            import pyarrow.parquet as parquet
-        except ImportError:
-            raise TableError(
-                f"Reading {path} needs pyarrow: `pip install 'assay[files]'` (or pyarrow)."
-            ) from None
-        return list(parquet.read_schema(path).names)
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        header = next(csv.reader(handle), None)
-    if not header:
-        raise TableError(f"{path} is empty: no header line.")
-    return header
-
-
-def read_table(
-    path: str | Path, columns: list[str] | None = None, numeric: set[str] | None = None
-) -> dict[str, list]:
-    """The named ``columns`` of a CSV or Parquet file (all of them when None).
-
-    CSV: the ``numeric`` columns (default: all but the first) are read as floats, an
-    empty or NA cell as NaN.  Parquet (by the suffix .parquet or .pq) is read with
-    pyarrow, only the named columns; a null is None (NaN for a float column).
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise TableError(f"{path} is not a file.")
-    if path.suffix.lower() in _PARQUET_SUFFIXES:
-        values = _read_parquet(path, columns)
-        return {
-            name: [
-                math.nan if item is None and name in (numeric or ()) else item for item in items
-            ]
-            for name, items in values.items()
-        }
-    return _read_csv(path, columns, numeric)
 
 
 # --- The command. ---
@@ -242,7 +133,7 @@ def run(arguments: argparse.Namespace, parser: argparse.ArgumentParser, out: Any
                 control=arguments.control,
                 zero_method=arguments.zero_method,
             )
-    except (TableError, ValueError) as error:
+    except (ImportError, OSError, ValueError) as error:
         print(f"assay rank: error: {error}", file=sys.stderr)
         return 1
     for warning in caught:

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
-from assay.reports._readers import read_columns
 from assay.reports._result import (
     DataSummary,
     MetricRow,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import assay
-from assay.reports._readers import read_columns, read_csv
+from assay._files import column_names, read_columns, read_csv, read_table
 
 pyarrow = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
@@ -117,3 +117,69 @@ def test_report_from_csv_and_parquet_equals_from_arrays(tmp_path) -> None:
         got = assay.report(path, **keywords).to_dict()
         assert got["models"] == expected["models"], path
         assert got["data"]["n_rows"] == len(table["id"]) and got["data"]["source"] == str(path)
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "csv"])
+def test_csv_header_errors(tmp_path, engine) -> None:
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(ValueError, match=r"empty.csv is empty: no header line\."):
+        read_csv(str(tmp_path / "empty.csv"), ["score"], engine=engine)
+    (tmp_path / "twice.csv").write_text("a,b,a\n1,2,3\n")
+    with pytest.raises(ValueError, match=r"twice.csv repeats a column name in its header"):
+        read_csv(str(tmp_path / "twice.csv"), ["b"], engine="csv")
+
+
+def test_csv_short_line_is_an_error(tmp_path) -> None:
+    # pyarrow refuses it in its own words; the csv engine names the line.
+    (tmp_path / "ragged.csv").write_text("a,b,c\n1,2,3\n4,5\n")
+    with pytest.raises(ValueError, match=r"ragged.csv, line 3: 2 fields where the header has 3\."):
+        read_csv(str(tmp_path / "ragged.csv"), ["a"], engine="csv")
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "csv"])
+def test_csv_byte_order_mark_is_not_part_of_the_first_name(tmp_path, engine) -> None:
+    (tmp_path / "bom.csv").write_bytes("\ufeffid,score\n1,0.5\n2,0.25\n".encode())
+    columns = read_csv(str(tmp_path / "bom.csv"), ["id", "score"], engine=engine)
+    assert columns["id"].tolist() == [1, 2] and columns["score"].tolist() == [0.5, 0.25]
+
+
+def test_the_format_is_told_by_the_content_not_the_suffix(tmp_path) -> None:
+    table = _table()
+    pq.write_table(pyarrow.table(table), tmp_path / "scores.data")
+    _write_csv(tmp_path / "scores.tsv", table)
+    for name in ("scores.data", "scores.tsv"):
+        columns = read_columns(tmp_path / name, ["label", "score"])
+        np.testing.assert_array_equal(columns["score"], table["score"])
+        assert columns["label"].tolist() == table["label"].tolist()
+
+
+def test_column_names_of_csv_and_parquet(tmp_path) -> None:
+    table = _table()
+    _write_csv(tmp_path / "scores.csv", table)
+    (tmp_path / "parts").mkdir()
+    pq.write_table(pyarrow.table(table), tmp_path / "parts" / "part-0.parquet")
+    for source in (tmp_path / "scores.csv", tmp_path / "parts", str(tmp_path / "parts/*.parquet")):
+        assert column_names(source) == ["id", "label", "score", "other"]
+
+
+def test_read_table_numbers_and_text(tmp_path) -> None:
+    (tmp_path / "long.csv").write_text("name,score\na,0.5\nb,NA\nc,\n")
+    got = read_table(tmp_path / "long.csv", ["name", "score"], {"score"})
+    assert got["name"] == ["a", "b", "c"] and got["score"][0] == 0.5
+    assert np.isnan(got["score"][1]) and np.isnan(got["score"][2])
+    pq.write_table(pyarrow.table({"name": ["a", "b"], "score": [0.5, None]}), tmp_path / "l.pq")
+    got = read_table(tmp_path / "l.pq", ["name", "score"], {"score"})
+    assert got["name"] == ["a", "b"] and got["score"][0] == 0.5 and np.isnan(got["score"][1])
+
+
+def test_read_table_names_the_bad_value(tmp_path) -> None:
+    (tmp_path / "long.csv").write_text("name,score\na,0.5\nb,high\n")
+    with pytest.raises(
+        ValueError, match=r"long.csv, line 3: column 'score' holds 'high', which is not a number\."
+    ):
+        read_table(tmp_path / "long.csv", ["name", "score"], {"score"})
+    pq.write_table(pyarrow.table({"name": ["a", "b"], "score": ["0.5", "x"]}), tmp_path / "l.pq")
+    with pytest.raises(
+        ValueError, match=r"l.pq, row 1: column 'score' holds '0.5', which is not a number\."
+    ):
+        read_table(tmp_path / "l.pq", ["name", "score"], {"score"})
