@@ -32,6 +32,8 @@ def test_demo_prints_every_metric_with_timings(capsys) -> None:
     assert "5,000 scored predictions" in output and "first call" in output
     assert "95% bootstrap interval of the ROC AUC (1000 replicates" in output
     assert "Paired bootstrap, AUC(model) - AUC(model + noise)" in output
+    # no replicate difference reaches 0 here: the p-value 0 is shown as below 1/B
+    assert "], p < 0.001 (" in output and "p = 0 " not in output
 
 
 def test_demo_value_is_the_library_value(capsys) -> None:
