@@ -31,13 +31,13 @@ def start(options, context, below):
 
 
 def fold(options, context, state, tp, fp, p, q):
+    # no early exit when q == 0 (its term is an exact zero): a branch taken at random
+    # per tie group would cost the streamed bootstrap more than the multiply it saves
     exact_area, area, crossing = state
-    if q == 0.0:
-        return state
     if options.max_fpr < 1.0:
         limit = options.max_fpr * context.total_negative
         if fp + q > limit:
-            if limit > fp:
+            if limit > fp:  # then q > 0
                 dx = limit - fp
                 crossing += dx * (2.0 * tp + p * dx / q)
             return (exact_area, area, crossing)
