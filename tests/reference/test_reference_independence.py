@@ -170,6 +170,11 @@ def test_every_public_name_is_exported() -> None:
         "bootstrap_632",
         "bayes_error_rate",
         "one_standard_error_rule",
+        # curves read at a grid, and their bootstrap bands (from given replicate counts)
+        "tpr_at_fpr",
+        "precision_at_recall",
+        "roc_band",
+        "precision_recall_band",
     }
     assert set(assay.reference.__all__) == expected
     for name in expected:

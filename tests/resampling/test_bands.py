@@ -1,7 +1,8 @@
 """Confidence bands of ROC and precision-recall curves (roc_band, precision_recall_band).
 
-The replicates' curves are checked against a naive numpy twin that recomputes the curve
-of the resampled rows from its definition and reads it at the grid; the draws against
+The replicates' curves are checked against ``assay.reference`` (the curve of the
+resampled rows from its definition, read at the grid, in exact fractions), and the
+public bands against the reference band of the same replicates; the draws against
 the stratified streaming bootstrap; the bands' coverage by simulation under the
 binormal model, whose true ROC curve is known.
 """
@@ -14,58 +15,26 @@ import numpy as np
 import pytest
 
 import assay
+from assay import reference
 from assay._kernels import bands, resample, streaming
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.metrics._sorted import sort_scores
 from assay.resampling._bands import sup_t_critical_value
 
-# The kernel and the twin do the same float operations in the same order, except the
-# sums of counts (exact integers in float64): equal up to the last bits at most.
+# The kernel interpolates in float64, the reference in exact fractions rounded once:
+# a few units in the last place of a value in [0, 1].
 CURVE_ATOL = 1e-12
 
 
-def naive_vertices(y: np.ndarray, s: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Cumulative (tp, fp) after each distinct score, from the highest down, from (0, 0)."""
-    distinct = np.unique(s)[::-1]
-    p = np.array([counts[(s == v) & (y == 1)].sum() for v in distinct], dtype=float)
-    q = np.array([counts[(s == v) & (y == 0)].sum() for v in distinct], dtype=float)
-    tp = np.concatenate([[0.0], np.cumsum(p)])
-    fp = np.concatenate([[0.0], np.cumsum(q)])
-    return tp, fp
+def reference_roc_at(y, s, counts, grid):
+    return reference.tpr_at_fpr(y, s, grid, sample_weight=counts)
 
 
-def naive_roc_at(y: np.ndarray, s: np.ndarray, counts: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    """TPR at each FPR of ``grid``: the top vertex at or left of it, then the segment."""
-    tp, fp = naive_vertices(y, s, counts)
-    tpr, fpr = tp / tp[-1], fp / fp[-1]
-    out = []
-    for f in grid:
-        i = np.searchsorted(fpr, f, side="right") - 1
-        if i + 1 == fpr.shape[0]:
-            out.append(tpr[i])
-            continue
-        t = (f - fpr[i]) / (fpr[i + 1] - fpr[i])
-        out.append(tpr[i] + t * (tpr[i + 1] - tpr[i]))
-    return np.array(out)
+def reference_precision_at(y, s, counts, grid):
+    return reference.precision_at_recall(y, s, grid, sample_weight=counts)
 
 
-def naive_precision_at(
-    y: np.ndarray, s: np.ndarray, counts: np.ndarray, grid: np.ndarray
-) -> np.ndarray:
-    """Precision at each recall of ``grid``: the first point of the segments reaching it."""
-    tp, fp = naive_vertices(y, s, counts)
-    recall = tp / tp[-1]
-    out = []
-    for r in grid:
-        j = np.searchsorted(recall, r, side="left")
-        t = (r - recall[j - 1]) / (recall[j] - recall[j - 1])
-        at_tp = tp[j - 1] + t * (tp[j] - tp[j - 1])
-        at_fp = fp[j - 1] + t * (fp[j] - fp[j - 1])
-        out.append(at_tp / (at_tp + at_fp))
-    return np.array(out)
-
-
-NAIVE = {bands.ROC: naive_roc_at, bands.PRECISION_RECALL: naive_precision_at}
+NAIVE = {bands.ROC: reference_roc_at, bands.PRECISION_RECALL: reference_precision_at}
 ROC_GRID = np.linspace(0.0, 1.0, 41)
 RECALL_GRID = np.linspace(0.025, 1.0, 40)
 GRIDS = {bands.ROC: ROC_GRID, bands.PRECISION_RECALL: RECALL_GRID}
@@ -111,6 +80,40 @@ def test_replicate_curves_equal_the_naive_twin_on_the_same_counts(curve, n, ties
     np.testing.assert_allclose(
         estimate, NAIVE[curve](y, s, np.ones(n), grid), rtol=0, atol=CURVE_ATOL
     )
+
+
+def replicate_counts(y, s, seed, n_resamples, grid, curve):
+    """Every replicate's count of each row of the data, from the traced kernel."""
+    is_positive, continues, order = merged_rows(y, s)
+    counts = np.empty((n_resamples, y.shape[0]), dtype=np.int64)
+    for r in range(n_resamples):
+        _, trace = bands.traced_band_replicate(
+            is_positive, continues, grid, curve, np.uint64(seed), r
+        )
+        counts[r, order] = trace
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["pointwise", "simultaneous"])
+@pytest.mark.parametrize(("n", "ties", "seed"), [(40, True, 3), (120, False, 4), (200, True, 5)])
+def test_public_bands_equal_the_reference_band_of_the_same_replicates(kind, n, ties, seed):
+    y, s = data(n, ties, seed=seed)
+    cases = [
+        (assay.roc_band, reference.roc_band, bands.ROC, np.linspace(0.0, 1.0, 11)),
+        (assay.precision_recall_band, reference.precision_recall_band,
+         bands.PRECISION_RECALL, np.linspace(0.1, 1.0, 10)),
+    ]  # fmt: skip
+    for public, twin, curve, grid in cases:
+        band = public(y, s, grid=grid, n_resamples=25, confidence_level=0.9, kind=kind, rng=seed)
+        counts = replicate_counts(y, s, band.rng_seed, 25, grid, curve)
+        expected = twin(y, s, counts, grid=grid, confidence_level=0.9, kind=kind)
+        np.testing.assert_allclose(band.bootstrap_curves, expected.curves, rtol=0, atol=CURVE_ATOL)
+        for field in ("estimate", "lower", "upper", "standard_error"):
+            np.testing.assert_allclose(
+                getattr(band, field), getattr(expected, field), rtol=0, atol=1e-9, err_msg=field
+            )
+        if kind == "simultaneous":
+            assert band.critical_value == pytest.approx(expected.critical_value, rel=1e-9)
 
 
 @pytest.mark.parametrize("n", [50, 9000])

@@ -20,6 +20,7 @@ of the benchmarks and ``assay selfcheck``; it is O(n^2) in places and meant for
 small inputs.
 """
 
+from ._bands import precision_at_recall, precision_recall_band, roc_band, tpr_at_fpr
 from ._confusion import (
     accuracy_score,
     balanced_accuracy_score,
@@ -112,16 +113,20 @@ __all__ = [
     "one_standard_error_rule",
     "paired_ttest",
     "pr_auc_score",
+    "precision_at_recall",
+    "precision_recall_band",
     "precision_recall_curve",
     "precision_score",
     "proportion_ci",
     "r2_score",
     "recall_score",
     "roc_auc_score",
+    "roc_band",
     "roc_curve",
     "root_mean_squared_error",
     "sign_test",
     "specificity_score",
+    "tpr_at_fpr",
     "ttest_5x2cv",
     "welch_ttest",
     "wilcoxon_signed_rank",
