@@ -110,6 +110,18 @@ def slow(session: nox.Session) -> None:
 
 
 @nox.session
+def browser(session: nox.Session) -> None:
+    """The browser tests only (``-m browser``): the HTML report rendered by headless Chromium.
+
+    They need Debian's ``chromium`` on the path and are skipped, with that reason, where it
+    is absent.  The default test run includes them too (a few seconds where Chromium is
+    installed); this session runs them alone, e.g. after a change to the HTML report.
+    """
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "pytest", "-m", "browser", "-rs", *session.posargs)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks against their peers, then the tables of docs/performance.md.
 
