@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent
 README = ROOT / "README.md"
 BENCHMARKS = ROOT / "benchmarks"
 MKDOCS_CONFIG = ROOT / "docs" / "_config" / "mkdocs.yml"
-LINT_PATHS = ("src", "tests", "benchmarks", "noxfile.py")
+LINT_PATHS = ("src", "tests", "benchmarks", "noxfile.py", "docs/_config")
 
 # The line of README.md that installs the test dependencies and runs the tests.
 _TEST_LINE = re.compile(r'^pip install -e "\.\[test\]" && (?P<command>python -m pytest\b.*)$')
