@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import numpy as np
@@ -215,3 +216,16 @@ def test_chart_skips_undefined_points_and_escapes_labels() -> None:
     line = next(svg.iter("polyline"))
     assert len(_points(line)) == 2  # the NaN point is left out, not drawn at a wrong place
     assert "<a & b>" in [element.text for element in svg.iter("text")]  # escaped, parsed back
+
+
+def test_a_long_legend_widens_the_chart() -> None:
+    short = Series("a", [0.0, 1.0], [0.0, 1.0], [0.0, 0.0], [1.0, 1.0])
+    long = replace(short, label="a" * 80 + ": AUC 0.5 [0.4, 0.6]")
+    widths = [
+        float(ElementTree.fromstring(
+            curve_chart("c", "t", "x", "y", [item], ((0, 0), (1, 1)), "ref")
+        ).attrib["width"])
+        for item in (short, long)
+    ]  # fmt: skip
+    # a 12-pixel sans-serif character is at least 6 pixels wide: the text fits the width
+    assert widths[1] > 6 * len(long.label) > widths[0]

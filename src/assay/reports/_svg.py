@@ -26,6 +26,7 @@ TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
 _LEGEND_LINE = 18  # pixels per legend entry
+_CHARACTER_WIDTH = 7.5  # pixels, generous for a 12-pixel sans-serif font: long legends fit
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,8 @@ def curve_chart(
     """
     frame = Frame(x=60.0, y=30.0, width=320.0, height=320.0)
     legend_top = frame.y + frame.height + 62
-    width = frame.x + frame.width + 20
+    longest = max([len(reference_label), *(len(item.label) for item in series)])
+    width = max(frame.x + frame.width + 20, frame.x + 30 + _CHARACTER_WIDTH * longest)
     height = legend_top + _LEGEND_LINE * (len(series) + 1)
     out = [
         f'<svg id="{escape(chart_id)}" class="chart" '
