@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent
 README = ROOT / "README.md"
 BENCHMARKS = ROOT / "benchmarks"
 MKDOCS_CONFIG = ROOT / "docs" / "_config" / "mkdocs.yml"
-LINT_PATHS = ("src", "tests", "benchmarks", "noxfile.py")
+LINT_PATHS = ("src", "tests", "benchmarks", "noxfile.py", "docs/_config")
 
 # The line of README.md that installs the test dependencies and runs the tests.
 _TEST_LINE = re.compile(r'^pip install -e "\.\[test\]" && (?P<command>python -m pytest\b.*)$')
@@ -107,6 +107,18 @@ def slow(session: nox.Session) -> None:
         *session.posargs,
         env={"ASSAY_HYPOTHESIS_PROFILE": "thorough"},
     )
+
+
+@nox.session
+def browser(session: nox.Session) -> None:
+    """The browser tests only (``-m browser``): the HTML report rendered by headless Chromium.
+
+    They need Debian's ``chromium`` on the path and are skipped, with that reason, where it
+    is absent.  The default test run includes them too (a few seconds where Chromium is
+    installed); this session runs them alone, e.g. after a change to the HTML report.
+    """
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "pytest", "-m", "browser", "-rs", *session.posargs)
 
 
 @nox.session

@@ -307,7 +307,7 @@ def test_schema_and_json(result) -> None:
 
     document = json.loads(result.to_json())
     assert document["schema"] == SCHEMA == "assay.report/1"
-    assert set(document) == {"schema", "data", "settings", "models", "pairs"}
+    assert set(document) == {"schema", "data", "settings", "models", "pairs", "notes"}
     first = document["models"][0]
     assert first["name"] == "a" and len(first["confusion_matrix"]) == 2
     precision = next(m for m in first["metrics"] if m["key"] == "precision")

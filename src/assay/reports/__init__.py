@@ -3,6 +3,7 @@
 from assay.reports._build import report
 from assay.reports._result import (
     SCHEMA,
+    CurveReport,
     DataSummary,
     MetricRow,
     ModelReport,
@@ -14,6 +15,7 @@ from assay.reports._result import (
 
 __all__ = [
     "SCHEMA",
+    "CurveReport",
     "DataSummary",
     "MetricRow",
     "ModelReport",

@@ -17,6 +17,7 @@ import numpy as np
 from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
+from assay.reports._curves import with_curves
 from assay.reports._result import (
     DataSummary,
     MetricRow,
@@ -255,7 +256,8 @@ def report(
         Per model: ROC AUC (DeLong and bootstrap intervals), average precision, AUC-PR,
         equal error rate; at the threshold the confusion matrix, error rate (Wilson
         interval), precision, recall, F1, MCC, balanced accuracy (bootstrap intervals) and
-        the expected cost; each against the majority-class baseline. Per pair of models:
+        the expected cost; each against the majority-class baseline; the ROC and
+        precision-recall curves with simultaneous bootstrap bands. Per pair of models:
         DeLong's test, McNemar's test, paired bootstrap differences of ROC AUC and F1, with
         p-values Holm-adjusted across the pairs.
 
@@ -388,8 +390,11 @@ def report(
     steps("paired tests")
     with caught.about("paired tests"):
         pairs = _pairs(score_names, y_true, y_scores, y_preds, confidence_level, common, resampled)
+    steps("curves")
+    with caught.about("curves"):
+        curved, notes = with_curves(tuple(models), y_true, y_scores, summary, settings)
     caught.emit()
-    return Report(summary, settings, tuple(models), pairs)
+    return Report(summary, settings, curved, pairs, notes)
 
 
 def _bounds(interval: Any) -> tuple[float, float]:

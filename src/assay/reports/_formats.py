@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import html
 import math
+from html import escape
 from typing import TYPE_CHECKING
 
 from assay._version import __version__
+from assay.reports._svg import Series, confusion_grid, curve_chart
 
 if TYPE_CHECKING:
     from assay.reports._result import Report, TestRow
@@ -127,7 +128,8 @@ def tables(report: Report) -> list[Table]:
 
 
 def _notes(report: Report) -> list[str]:
-    return list(dict.fromkeys(note for pair in report.pairs for note in pair.notes))
+    pair_notes = [note for pair in report.pairs for note in pair.notes]
+    return list(dict.fromkeys([*report.notes, *pair_notes]))
 
 
 def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -178,13 +180,15 @@ th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; text-align: right
 th:first-child, td:first-child { text-align: left; }
 th { background: #f3f3f3; }
 .overview li { margin: 0.2em 0; }
-.plots { color: #777; font-style: italic; }
+.figures { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+figure { margin: 0.5em 0; }
+figcaption, .caption { color: #555; font-size: 0.9em; max-width: 40em; }
+svg { display: block; max-width: 100%; height: auto; }
 """
 
 
 def to_html(report: Report) -> str:
-    """One self-contained page: inline CSS, no script, no network."""
-    escape = html.escape
+    """One self-contained page: inline CSS, inline SVG plots, no script, no network."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -195,21 +199,73 @@ def to_html(report: Report) -> str:
         "</head>",
         "<body>",
         f"<h1>assay {escape(__version__)} report</h1>",
-        '<section id="overview"><ul class="overview">',
+        '<section id="overview" class="data"><ul class="overview">',
         *[f"<li>{escape(line)}</li>" for line in _overview(report)],
         "</ul></section>",
-        # PLOTS: the ROC and precision-recall curves with confidence bands (inline SVG) go
-        # in this section once the plotting module draws them.
-        '<section id="plots" class="plots"></section>',
+        *_plots(report),
     ]
     for section, title, header, rows in tables(report):
-        out.append(f'<section id="{section}"><h2>{escape(title)}</h2><table>')
+        kind = section.split("-")[0]
+        out.append(f'<section id="{section}" class="{kind}"><h2>{escape(title)}</h2>')
+        grid = _confusion_svg(report, int(section.split("-")[1])) if kind == "confusion" else ""
+        out.append('<div class="figures"><table>' if grid else "<table>")
         out.append("<tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr>")
         out += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
-        out.append("</table></section>")
+        out.append(f"</table>{grid}</div></section>" if grid else "</table></section>")
     if _notes(report):
-        out.append('<section id="notes"><ul>')
+        out.append('<section id="notes" class="notes"><ul>')
         out += [f"<li>{escape(note)}</li>" for note in _notes(report)]
         out.append("</ul></section>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def _confusion_svg(report: Report, index: int) -> str:
+    model = report.models[index]
+    (tn, fp), (fn, tp) = model.confusion_matrix
+    counts = ((_count(tn), _count(fp)), (_count(fn), _count(tp)))
+    title = f"Confusion matrix of {model.name} (rows true, columns predicted)"
+    return confusion_grid(f"confusion-grid-{index}", title, model.confusion_matrix, counts)
+
+
+def _series(report: Report, curve: str) -> list[Series]:
+    series = []
+    for model in report.models:
+        drawn = model.curve(curve)
+        if curve == "roc":
+            row = model.row("roc_auc")
+            low, high = row.interval if row.interval is not None else (math.nan, math.nan)
+            label = f"{model.name}: AUC {_value(row.estimate)} [{_value(low)}, {_value(high)}]"
+        else:
+            label = f"{model.name}: AP {_value(model.row('average_precision').estimate)}"
+        series.append(Series(label, drawn.grid, drawn.estimate, drawn.lower, drawn.upper))
+    return series
+
+
+def _plots(report: Report) -> list[str]:
+    """The ``plots`` section: ROC and precision-recall curves with their bands (inline SVG)."""
+    out = ['<section id="plots" class="plots"><h2>Curves</h2>']
+    if not report.models or not all(model.curves for model in report.models):
+        out.append('<p class="caption">No curves: see the notes at the end.</p></section>')
+        return out
+    settings = report.settings
+    kind = report.models[0].curve("roc").kind
+    roc_interval = report.models[0].row("roc_auc").interval_method or "no interval"
+    out.append(
+        f'<p class="caption">Shaded: {kind} {settings.confidence_level:.0%} bootstrap bands '
+        f"({settings.n_resamples} resamples within each class, seed {settings.rng_seed}). "
+        f"ROC AUC intervals: {escape(roc_interval)}.</p>"
+    )
+    prevalence = report.data.prevalence
+    charts = [
+        curve_chart("plot-roc", "ROC curves", "false positive rate", "true positive rate",
+                    _series(report, "roc"), ((0.0, 0.0), (1.0, 1.0)), "chance (diagonal)"),
+        curve_chart("plot-precision-recall", "Precision-recall curves", "recall",
+                    "precision", _series(report, "precision_recall"),
+                    ((0.0, prevalence), (1.0, prevalence)),
+                    f"prevalence {_value(prevalence)} (no skill)"),
+    ]  # fmt: skip
+    out.append('<div class="figures">')
+    out += [f"<figure>{chart}</figure>" for chart in charts]
+    out += ["</div>", "</section>"]
+    return out

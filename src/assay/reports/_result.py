@@ -44,13 +44,48 @@ class MetricRow:
 
 
 @dataclass(frozen=True)
+class CurveReport:
+    """A curve read at a fixed grid, with its bootstrap confidence band.
+
+    ``curve`` is ``'roc'`` (true positive rate at the false positive rates ``grid``, from
+    :func:`assay.roc_band`) or ``'precision_recall'`` (precision at the recalls ``grid``,
+    from :func:`assay.precision_recall_band`); ``kind`` is the band's kind.
+    """
+
+    curve: str
+    kind: str
+    grid: tuple[float, ...]
+    estimate: tuple[float, ...]
+    lower: tuple[float, ...]
+    upper: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "curve": self.curve,
+            "kind": self.kind,
+            "grid": [_number(value) for value in self.grid],
+            "estimate": [_number(value) for value in self.estimate],
+            "lower": [_number(value) for value in self.lower],
+            "upper": [_number(value) for value in self.upper],
+        }
+
+
+@dataclass(frozen=True)
 class ModelReport:
-    """One score column: its confusion matrix at the threshold and its metric rows."""
+    """One score column: its confusion matrix at the threshold, its metric rows, its curves."""
 
     name: str
     prediction: str
     confusion_matrix: tuple[tuple[float, float], tuple[float, float]]
     rows: tuple[MetricRow, ...]
+    curves: tuple[CurveReport, ...] = ()
+
+    def curve(self, curve: str) -> CurveReport:
+        """The curve ``'roc'`` or ``'precision_recall'``."""
+        for item in self.curves:
+            if item.curve == curve:
+                return item
+        raise KeyError(f"no curve {curve!r}; the curves are {[c.curve for c in self.curves]}.")
 
     def row(self, key: str) -> MetricRow:
         """The row with this key (``'roc_auc'``, ``'f1'``, ...)."""
@@ -65,6 +100,7 @@ class ModelReport:
             "prediction": self.prediction,
             "confusion_matrix": [[float(cell) for cell in line] for line in self.confusion_matrix],
             "metrics": [row.to_dict() for row in self.rows],
+            "curves": [curve.to_dict() for curve in self.curves],
         }
 
 
@@ -187,6 +223,7 @@ class Report:
     settings: Settings
     models: tuple[ModelReport, ...]
     pairs: tuple[PairReport, ...]
+    notes: tuple[str, ...] = ()
 
     def model(self, name: str) -> ModelReport:
         """The part of the report on the model (score column) ``name``."""
@@ -210,6 +247,7 @@ class Report:
             "settings": self.settings.to_dict(),
             "models": [model.to_dict() for model in self.models],
             "pairs": [pair.to_dict() for pair in self.pairs],
+            "notes": list(self.notes),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
