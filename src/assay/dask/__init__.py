@@ -23,6 +23,7 @@ except ImportError as error:  # pragma: no cover - exercised without dask instal
         "`pip install 'assay[dask]'` (dask[dataframe], distributed, pyarrow)."
     ) from error
 
+from assay.dask._confusion import confusion_function
 from assay.dask._ranking import (
     average_precision_score,
     equal_error_rate,
@@ -31,12 +32,57 @@ from assay.dask._ranking import (
     roc_auc_score,
     roc_curve,
 )
+from assay.dask._regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
+
+# The confusion-matrix functions, one for each of the top level (the same checks and
+# cell functions, given the partitions' summed cells).
+confusion_matrix = confusion_function("confusion_matrix")
+accuracy_score = confusion_function("accuracy_score")
+error_rate = confusion_function("error_rate")
+precision_score = confusion_function("precision_score")
+recall_score = confusion_function("recall_score")
+f1_score = confusion_function("f1_score")
+fbeta_score = confusion_function("fbeta_score")
+specificity_score = confusion_function("specificity_score")
+npv_score = confusion_function("npv_score")
+false_positive_rate = confusion_function("false_positive_rate")
+false_negative_rate = confusion_function("false_negative_rate")
+false_discovery_rate = confusion_function("false_discovery_rate")
+matthews_corrcoef = confusion_function("matthews_corrcoef")
+balanced_accuracy_score = confusion_function("balanced_accuracy_score")
+cohen_kappa_score = confusion_function("cohen_kappa_score")
+expected_cost = confusion_function("expected_cost")
 
 __all__ = [
+    "accuracy_score",
     "average_precision_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
     "equal_error_rate",
+    "error_rate",
+    "expected_cost",
+    "f1_score",
+    "false_discovery_rate",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "npv_score",
     "pr_auc_score",
     "precision_recall_curve",
+    "precision_score",
+    "r2_score",
+    "recall_score",
     "roc_auc_score",
     "roc_curve",
+    "root_mean_squared_error",
+    "specificity_score",
 ]
