@@ -270,6 +270,8 @@ def finish_states(states: list[dict[int, Any]], prefix: Prefix, options: Any) ->
     state = merged[prefix.order[0]]
     for bucket in prefix.order[1:]:
         state = scan_combine(options, state, merged[bucket])
+        if state_type is not None:  # a combine that calls Numba returns Python ints too
+            state = _retyped(state, state_type)
     return float(scan_finish(options, prefix.context, state))
 
 

@@ -45,6 +45,8 @@ def _labels(values: Any) -> np.ndarray:
 def partition_pairs(index: int, n_partitions: int, first: Any, second: Any, sample_weight: Any,
                     names: tuple[str, str]) -> Pairs:  # fmt: skip
     """The label pairs of one partition with their counts or summed weights."""
+    if len(first) == 0 and len(second) == 0:
+        return Pairs(_MISSING, _MISSING, _MISSING)
 
     def pairs() -> Pairs:
         a = _labels(first)

@@ -21,7 +21,9 @@ class RankingJob(NamedTuple):
     prefix: Delayed
 
 
-def ranking_job(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any) -> RankingJob:
+def ranking_job(
+    y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
+) -> RankingJob:
     """Check, bucket, shuffle and sort the rows; all lazy (nothing is computed here)."""
     (trues, scores, weights), n = aligned_partitions(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
@@ -29,9 +31,12 @@ def ranking_job(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any) -
     use_weights = sample_weight is not None
     parts = list(zip(range(n), trues, scores, weights))
     summaries = [
-        delayed(summarise_partition, pure=True)(i, n, t, s, w, pos_label) for i, t, s, w in parts
+        delayed(summarise_partition, pure=True)(i, n, t, s, w, pos_label, multiclass_hint)
+        for i, t, s, w in parts
     ]
-    plan = delayed(make_plan, pure=True)(summaries, pos_label, use_weights, max(n, 2))
+    plan = delayed(make_plan, pure=True)(
+        summaries, pos_label, multiclass_hint, use_weights, max(n, 2)
+    )
     rows = [delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan) for i, t, s, w in parts]
     frame = dd.from_delayed(rows, meta=buckets.rows_meta(use_weights), verify_meta=False)
     shuffled = frame.shuffle(on="bucket", npartitions=n)

@@ -21,6 +21,7 @@ from assay._validation import (
     _as_float_array,
     _check_weight_signs,
     _count_non_finite,
+    _is_continuous,
     as_1d,
     as_scores,
     binary_target,
@@ -111,6 +112,23 @@ def _label_array(y_true: Any) -> np.ndarray:
     return numbers_of_objects(as_1d(y_true, "y_true"))
 
 
+def partition_classes(y_true: Any, pos_label: Any, multiclass_hint: str) -> np.ndarray:
+    """The (at most two) labels of one partition; its labels' own errors are raised
+    (non-finite, continuous, more than two), those of the positive label are left to
+    the check of all partitions' labels together (:func:`resolve_labels`)."""
+    labels = _label_array(y_true)
+    classes = None
+    try:
+        if labels.dtype.kind != "f" or np.all(np.isfinite(labels)):
+            classes = few_distinct_values(labels, 2)
+    except TypeError:  # labels that do not compare: the message is binary_target's
+        classes = None
+    if classes is None or _is_continuous(classes):
+        binary_target(y_true, pos_label, multiclass_hint=multiclass_hint)  # raises
+    assert classes is not None
+    return classes
+
+
 def summarise_partition(
     index: int,
     n_partitions: int,
@@ -118,6 +136,7 @@ def summarise_partition(
     y_score: Any,
     sample_weight: Any,
     pos_label: Any,
+    multiclass_hint: str = "",
 ) -> PartitionSummary:
     """Check one partition and summarise it (see the module docstring)."""
     if len(y_true) == 0 and len(y_score) == 0:
@@ -125,13 +144,10 @@ def summarise_partition(
         return PartitionSummary(0, np.empty(0), empty, 0.0, 0.0, 0.0, None)
 
     def check() -> PartitionSummary:
-        binary_target(y_true, pos_label)  # the labels' rules, on this partition's labels
-        labels = _label_array(y_true)
+        classes = partition_classes(y_true, pos_label, multiclass_hint)
         scores = as_scores(y_score, "y_score")
-        n = check_same_length(y_true=labels, y_score=scores)
+        n = check_same_length(y_true=_label_array(y_true), y_score=scores)
         weights = partition_weights(sample_weight, n)
-        classes = few_distinct_values(labels, 2)
-        assert classes is not None  # binary_target refused more than two
         size = min(n, SAMPLE_SIZE)
         rng = np.random.default_rng([_SAMPLE_SEED, index])
         sample = np.sort(scores[rng.choice(n, size, replace=False)]) + 0.0  # -0.0 is 0.0
@@ -165,19 +181,23 @@ class Plan(NamedTuple):
     """Every (scaled) weight is a whole number: the scans sum exactly."""
 
 
-def resolve_labels(summaries: list[PartitionSummary], pos_label: Any) -> Any:
+def resolve_labels(
+    summaries: list[PartitionSummary], pos_label: Any, multiclass_hint: str = ""
+) -> Any:
     """The positive label from the partitions' labels, by the single-machine rules; an
     error names the first partition after which the labels seen are refused."""
     present = [(i, s.classes) for i, s in enumerate(summaries) if s.n > 0]
     if not present:
         raise ValueError("`y_true` is empty; at least one sample is needed.")
     try:
-        return binary_target(np.concatenate([c for _, c in present]), pos_label)[1]
+        labels = np.concatenate([c for _, c in present])
+        return binary_target(labels, pos_label, multiclass_hint=multiclass_hint)[1]
     except ValueError:
         for stop in range(1, len(present) + 1):
-            labels = np.concatenate([c for _, c in present[:stop]])
+            seen = np.concatenate([c for _, c in present[:stop]])
             in_partition(present[stop - 1][0], len(summaries),
-                         lambda labels=labels: binary_target(labels, pos_label))  # fmt: skip
+                         lambda seen=seen: binary_target(seen, pos_label,
+                                                         multiclass_hint=multiclass_hint))  # fmt: skip
         raise
 
 
@@ -216,10 +236,14 @@ def choose_splitters(summaries: list[PartitionSummary], n_buckets: int) -> np.nd
 
 
 def make_plan(
-    summaries: list[PartitionSummary], pos_label: Any, use_weights: bool, n_buckets: int
+    summaries: list[PartitionSummary],
+    pos_label: Any,
+    multiclass_hint: str,
+    use_weights: bool,
+    n_buckets: int,
 ) -> Plan:
     """The plan of the second pass (see :class:`Plan`)."""
-    positive_label = resolve_labels(summaries, pos_label)
+    positive_label = resolve_labels(summaries, pos_label, multiclass_hint)
     weight_scale, integer_counts = weight_plan(summaries, use_weights)
     return Plan(positive_label, choose_splitters(summaries, n_buckets), weight_scale,
                 integer_counts)  # fmt: skip

@@ -15,6 +15,7 @@ from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph
 from assay.metrics._ranking import (
     EER_METHODS,
     PR_AUC_SCANS,
+    ROC_AUC_MULTICLASS_HINT,
     _check_max_fpr,
     average_precision_options,
     equal_error_rate_options,
@@ -98,7 +99,7 @@ def roc_auc_score(
     0.75
     """
     max_fpr = _check_max_fpr(max_fpr)
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, ROC_AUC_MULTICLASS_HINT)
     graph = scan_graph(job, roc_auc_options(max_fpr), "both", _ONE_CLASS.format("ROC AUC"))
     return deliver(graph, compute)
 
