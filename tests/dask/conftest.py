@@ -6,12 +6,14 @@ others use the synchronous scheduler (the same graph, run in the test's thread).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
-import dask
 import numpy as np
 import pandas as pd
 import pytest
+
+import dask
 
 distributed = pytest.importorskip("distributed")
 
@@ -71,7 +73,7 @@ def partitioned(frame: pd.DataFrame, sizes: tuple[int, ...] = PARTITION_SIZES) -
     import dask.dataframe as dd
 
     cuts = np.cumsum((0, *sizes))
-    pieces = [dask.delayed(frame.iloc[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
+    pieces = [dask.delayed(frame.iloc[a:b]) for a, b in itertools.pairwise(cuts)]
     return dd.from_delayed(pieces, meta=frame.iloc[:0], verify_meta=False)
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 
-import dask
 import numpy as np
 import pytest
 
 import assay
 import assay.dask
+import dask
 from tests.dask.conftest import PARTITION_SIZES, partitioned
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, RANKING, WEIGHTS
 
@@ -34,34 +34,48 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
     lazy, expected, tolerances = [], [], []
     # every ranking function without weights: one shuffle (each costs seconds on the
     # cluster); the weighted cases run synchronously in test_ranking.py
-    ranking = [(None, call) for call in RANKING + [("roc_curve", {}),
-                                                   ("precision_recall_curve", {})]]
+    ranking = [
+        (None, call) for call in [*RANKING, ("roc_curve", {}), ("precision_recall_curve", {})]
+    ]
     for weight, (name, options) in ranking:
         weights, dask_weights = _weights(frame, ddf, weight)
-        lazy.append(getattr(assay.dask, name)(ddf["y"], ddf["score"], compute=False,
-                                              sample_weight=dask_weights, **options))  # fmt: skip
+        lazy.append(
+            getattr(assay.dask, name)(
+                ddf["y"], ddf["score"], compute=False, sample_weight=dask_weights, **options
+            )
+        )
         expected.append(getattr(assay, name)(y, score, sample_weight=weights, **options))
         tolerances.append(FRACTIONAL_WEIGHTS_RTOL if weight else 0.0)
     for weight in WEIGHTS:
         weights, dask_weights = _weights(frame, ddf, weight)
         rtol = FRACTIONAL_WEIGHTS_RTOL if weight == "weight" else 0.0
         for name in ("confusion_matrix", "matthews_corrcoef"):
-            lazy.append(getattr(assay.dask, name)(ddf["y"], ddf["predicted"], compute=False,
-                                                  sample_weight=dask_weights))  # fmt: skip
-            expected.append(getattr(assay, name)(y, frame["predicted"].to_numpy(),
-                                                 sample_weight=weights))  # fmt: skip
+            lazy.append(
+                getattr(assay.dask, name)(
+                    ddf["y"], ddf["predicted"], compute=False, sample_weight=dask_weights
+                )
+            )
+            expected.append(
+                getattr(assay, name)(y, frame["predicted"].to_numpy(), sample_weight=weights)
+            )
             tolerances.append(rtol)
-        lazy.append(assay.dask.r2_score(ddf["target"], ddf["estimate"], compute=False,
-                                        sample_weight=dask_weights))  # fmt: skip
-        expected.append(assay.r2_score(frame["target"].to_numpy(), frame["estimate"].to_numpy(),
-                                       sample_weight=weights))  # fmt: skip
+        lazy.append(
+            assay.dask.r2_score(
+                ddf["target"], ddf["estimate"], compute=False, sample_weight=dask_weights
+            )
+        )
+        expected.append(
+            assay.r2_score(
+                frame["target"].to_numpy(), frame["estimate"].to_numpy(), sample_weight=weights
+            )
+        )
         tolerances.append(REGRESSION_RTOL)
     with dask_client.as_current():
         values = dask.compute(*lazy, scheduler=dask_client.get)
-    for value, want, rtol in zip(values, expected, tolerances):
+    for value, want, rtol in zip(values, expected, tolerances, strict=True):
         if not isinstance(want, tuple):  # a curve is a tuple of arrays; the rest one value
             value, want = (value,), (want,)
-        for got_part, want_part in zip(value, want):
+        for got_part, want_part in zip(value, want, strict=True):
             if rtol == 0.0:
                 assert np.array_equal(got_part, want_part)
             else:

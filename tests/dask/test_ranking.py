@@ -7,10 +7,10 @@ weights (the same sums, added in another order).
 
 from __future__ import annotations
 
+import itertools
 import re
 import warnings
 
-import dask
 import dask.array as da
 import numpy as np
 import pandas as pd
@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import assay
 import assay.dask
+import dask
 from assay.dask._partitions import bucket_of, choose_splitters, summarise_partition
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import PARTITION_SIZES, partitioned
@@ -69,7 +70,7 @@ def test_ranking_metrics_equal_one_machine(data, synchronous, weight):
     ]
     assert all(isinstance(value, Delayed) for value in lazy)
     values = dask.compute(*lazy)  # one shuffle serves every metric
-    for (name, options), value in zip(RANKING, values):
+    for (name, options), value in zip(RANKING, values, strict=True):
         expected = _one_machine(name, frame, weight, **options)
         _check_equal(value, expected, weight)
 
@@ -80,11 +81,15 @@ def test_curves_equal_one_machine(data, synchronous, weight, drop_intermediate):
     frame, ddf = data
     sample_weight = None if weight is None else ddf[weight]
     for name in ("roc_curve", "precision_recall_curve"):
-        got = getattr(assay.dask, name)(ddf["y"], ddf["score"], sample_weight=sample_weight,
-                                        drop_intermediate=drop_intermediate)  # fmt: skip
+        got = getattr(assay.dask, name)(
+            ddf["y"],
+            ddf["score"],
+            sample_weight=sample_weight,
+            drop_intermediate=drop_intermediate,
+        )
         expected = _one_machine(name, frame, weight, drop_intermediate=drop_intermediate)
         assert type(got) is type(expected)
-        for got_column, expected_column in zip(got, expected):
+        for got_column, expected_column in zip(got, expected, strict=True):
             assert got_column.shape == expected_column.shape
             _check_equal(got_column, expected_column, weight)
 
@@ -114,7 +119,7 @@ def test_a_heavy_score_gets_its_own_bucket(data):
     cuts = np.cumsum((0, *PARTITION_SIZES))
     summaries = [
         summarise_partition(i, 7, frame["y"].iloc[a:b], frame["score"].iloc[a:b], None, None)
-        for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:]))
+        for i, (a, b) in enumerate(itertools.pairwise(cuts))
     ]
     n_buckets = 7
     splitters = choose_splitters(summaries, n_buckets)
@@ -202,7 +207,7 @@ def test_zero_total_weight_is_refused(synchronous):
         assay.dask.roc_auc_score(ddf["y"], ddf["score"], sample_weight=ddf["w"])
 
 
-@settings(max_examples=15)
+@settings(max_examples=8)  # each example builds 8 graphs (~1 s); the thorough profile runs more
 @given(st.data())
 def test_small_data_equals_one_machine(data):
     """Any data and any split into partitions (synchronous scheduler: no cluster)."""
@@ -224,9 +229,11 @@ def test_small_data_equals_one_machine(data):
         values = dask.compute(*lazy)  # one job for all (compute=False: no warnings)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        expected = [getattr(assay, name)(y_true, y_score, sample_weight=weight, **options)
-                    for name, options in RANKING]  # fmt: skip
-    for (name, _), got, want in zip(RANKING, values, expected):
+        expected = [
+            getattr(assay, name)(y_true, y_score, sample_weight=weight, **options)
+            for name, options in RANKING
+        ]
+    for (name, _), got, want in zip(RANKING, values, expected, strict=True):
         if exact:
             assert got == want or (np.isnan(got) and np.isnan(want)), name
         else:

@@ -22,6 +22,7 @@ buckets, in no particular order).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 import numba
@@ -132,9 +133,9 @@ def bucket_atoms(frame: pd.DataFrame, plan: Plan) -> dict[int, Atoms]:
     positive = frame["positive"].to_numpy()[order]
     scores = frame["score"].to_numpy()[order]
     weights = frame["weight"].to_numpy()[order] if "weight" in frame.columns else None
-    starts = np.flatnonzero(np.diff(buckets, prepend=-1)).tolist() + [buckets.shape[0]]
+    starts = [*np.flatnonzero(np.diff(buckets, prepend=-1)).tolist(), buckets.shape[0]]
     atoms: dict[int, Atoms] = {}
-    for start, end in zip(starts[:-1], starts[1:]):
+    for start, end in itertools.pairwise(starts):
         bucket = int(buckets[start])
         rows = slice(start, end)
         part_weights = None if weights is None else weights[rows]
@@ -158,7 +159,7 @@ def bucket_totals(atoms: dict[int, Atoms]) -> dict[int, BucketTotals]:
     """Each bucket's class totals, number of atoms and first atom."""
     return {
         bucket: BucketTotals(
-            *piece_totals(a.positive, a.negative, 0, a.scores.shape[0]),
+            *piece_totals(a.positive, a.negative, 0, a.scores.shape[0]),  # type: ignore[call-arg]
             a.scores.shape[0],
             (float(a.positive[0]), float(a.negative[0])),
         )
@@ -206,8 +207,15 @@ def has_below_pass(options: Any) -> bool:
 def bucket_summaries(atoms: dict[int, Atoms], prefix: Prefix, options: Any) -> dict[int, Any]:
     """The below-pass summary of each bucket (for a metric that has a below pass)."""
     return {
-        bucket: below_summary(options, prefix.context, a.positive, a.negative, 0,
-                              a.scores.shape[0], *prefix.above[bucket])  # fmt: skip
+        bucket: below_summary(
+            options,
+            prefix.context,
+            a.positive,
+            a.negative,
+            0,
+            a.scores.shape[0],
+            *prefix.above[bucket],
+        )
         for bucket, a in atoms.items()
     }
 
@@ -229,9 +237,16 @@ def bucket_states(
     """Each bucket's state, folded from the weight above it."""
     identity = below_identity(options)
     return {
-        bucket: fold_piece(options, prefix.context,
-                           identity if belows is None else belows[bucket], a.positive,
-                           a.negative, 0, a.scores.shape[0], *prefix.above[bucket])  # fmt: skip
+        bucket: fold_piece(
+            options,
+            prefix.context,
+            identity if belows is None else belows[bucket],
+            a.positive,
+            a.negative,
+            0,
+            a.scores.shape[0],
+            *prefix.above[bucket],
+        )
         for bucket, a in atoms.items()
     }
 
@@ -243,7 +258,7 @@ def _state_type(options: Any, context: Context, below: Any) -> Any:
         return None
     arguments = (options, context, below, _EMPTY, _EMPTY, 0, 0, 0.0, 0.0)
     fold_piece(*arguments)  # compiled (or loaded from the cache) for these types
-    types = tuple(fold_piece.typeof_pyval(argument) for argument in arguments)
+    types = tuple(fold_piece.typeof_pyval(argument) for argument in arguments)  # type: ignore[attr-defined]
     return overloads[types].signature.return_type
 
 
@@ -255,7 +270,9 @@ def _retyped(value: Any, numba_type: Any) -> Any:
     ``numpy.uint64`` again, from the state's Numba type.
     """
     if isinstance(value, tuple):
-        return tuple(_retyped(item, item_type) for item, item_type in zip(value, numba_type))
+        return tuple(
+            _retyped(item, item_type) for item, item_type in zip(value, numba_type, strict=True)
+        )
     if isinstance(numba_type, numba.types.Integer):
         return np.dtype(numba_type.name).type(value)
     return value
@@ -283,8 +300,14 @@ def bucket_curves(
         mode = DROP_NONE
     curves = {}
     for bucket, a in atoms.items():
-        arguments = (a.scores, a.positive, a.negative, *prefix.above[bucket],
-                     prefix.after[bucket], mode)  # fmt: skip
+        arguments = (
+            a.scores,
+            a.positive,
+            a.negative,
+            *prefix.above[bucket],
+            prefix.after[bucket],
+            mode,
+        )
         kept = curve_piece(*arguments, _EMPTY, _EMPTY, _EMPTY)
         points = (np.empty(kept), np.empty(kept), np.empty(kept))
         curve_piece(*arguments, *points)

@@ -16,11 +16,11 @@ import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import dask
 import numpy as np
 import pandas as pd
 from dask.delayed import delayed
 
+import dask
 from assay import metrics
 from assay._validation import check_same_length
 from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
@@ -42,8 +42,14 @@ def _labels(values: Any) -> np.ndarray:
     return array.ravel() if array.ndim == 2 and array.shape[1] == 1 else array
 
 
-def partition_pairs(index: int, n_partitions: int, first: Any, second: Any, sample_weight: Any,
-                    names: tuple[str, str]) -> Pairs:  # fmt: skip
+def partition_pairs(
+    index: int,
+    n_partitions: int,
+    first: Any,
+    second: Any,
+    sample_weight: Any,
+    names: tuple[str, str],
+) -> Pairs:
     """The label pairs of one partition with their counts or summed weights."""
     if len(first) == 0 and len(second) == 0:
         return Pairs(_MISSING, _MISSING, _MISSING)
@@ -85,8 +91,9 @@ def _evaluate(function: Callable[..., Any], parts: list[Pairs], options: dict[st
     )
 
 
-def evaluate_pairs(function: Callable[..., Any], parts: list[Pairs],
-                   options: dict[str, Any]) -> Outcome:  # fmt: skip
+def evaluate_pairs(
+    function: Callable[..., Any], parts: list[Pairs], options: dict[str, Any]
+) -> Outcome:
     """The single-machine ``function`` of all partitions' pairs; an error found in a
     partition's labels names the first partition after which the pairs seen give it."""
     with warnings.catch_warnings(record=True) as caught:
@@ -118,9 +125,13 @@ def confusion_function(name: str) -> Callable[..., Any]:
     names = tuple(list(signature.parameters)[:2])
 
     def dask_function(
-        first: Any, second: Any, *, sample_weight: Any = None, compute: bool = True,
+        first: Any,
+        second: Any,
+        *,
+        sample_weight: Any = None,
+        compute: bool = True,
         **options: Any,
-    ) -> Any:  # fmt: skip
+    ) -> Any:
         signature.bind(first, second, sample_weight=sample_weight, **options)  # names
         (a, b, w), n = aligned_partitions(
             **{names[0]: first, names[1]: second, "sample_weight": sample_weight}
@@ -146,7 +157,11 @@ def confusion_function(name: str) -> Callable[..., Any]:
     dask_function.__name__ = dask_function.__qualname__ = name
     dask_function.__module__ = "assay.dask"
     dask_function.__doc__ = _DOCSTRING.format(
-        name=name, first=names[0], second=names[1], summary=_summary(function)
+        name=name,
+        first=names[0],
+        second=names[1],
+        summary=_summary(function),
+        example_options=_EXAMPLE_OPTIONS.get(name, ""),
     )
     return dask_function
 
@@ -154,6 +169,9 @@ def confusion_function(name: str) -> Callable[..., Any]:
 def _summary(function: Callable[..., Any]) -> str:
     return (function.__doc__ or "").strip().splitlines()[0].rstrip(".")
 
+
+# the options a function's example needs besides the labels
+_EXAMPLE_OPTIONS = {"fbeta_score": ", beta=0.5", "expected_cost": ", cost_matrix=[[0, 1], [5, 0]]"}
 
 _DOCSTRING = """{summary}, of dask collections (the cells of the partitions, summed).
 
@@ -184,10 +202,11 @@ Examples
 >>> import assay.dask
 >>> first = da.from_array([0, 1, 1, 0, 1, 1], chunks=4)
 >>> second = da.from_array([0, 1, 0, 0, 1, 1], chunks=4)
->>> value = assay.dask.{name}(first, second)
+>>> value = assay.dask.{name}(first, second{example_options})
 """
 
-CONFUSION_FUNCTIONS = ("confusion_matrix",) + tuple(
-    name for name, declaration in METRICS.items() if declaration.computed_from == "confusion"
+CONFUSION_FUNCTIONS = (
+    "confusion_matrix",
+    *(name for name, declaration in METRICS.items() if declaration.computed_from == "confusion"),
 )
 """The confusion-matrix functions of :mod:`assay.dask` (every one of the registry)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import warnings
 from typing import Any, NamedTuple
 
-import dask
 import dask.dataframe as dd
 from dask.delayed import Delayed, delayed
 
+import dask
 from assay.dask import _buckets as buckets
 from assay.dask._partitions import aligned_partitions, make_plan, summarise_partition
 from assay.exceptions import UndefinedMetricWarning
@@ -29,7 +29,7 @@ def ranking_job(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
     )
     use_weights = sample_weight is not None
-    parts = list(zip(range(n), trues, scores, weights))
+    parts = list(zip(range(n), trues, scores, weights, strict=True))
     summaries = [
         delayed(summarise_partition, pure=True)(i, n, t, s, w, pos_label, multiclass_hint)
         for i, t, s, w in parts
@@ -56,8 +56,9 @@ class ScanValue(NamedTuple):
     warning: str
 
 
-def _scan_value(states: list[dict[int, Any]], prefix: buckets.Prefix, options: Any,
-                needs: str, message: str) -> ScanValue:  # fmt: skip
+def _scan_value(
+    states: list[dict[int, Any]], prefix: buckets.Prefix, options: Any, needs: str, message: str
+) -> ScanValue:
     context = prefix.context
     missing = (needs in ("both", "positive") and context.total_positive == 0.0) or (
         needs == "both" and context.total_negative == 0.0

@@ -10,6 +10,7 @@ of two as on one machine, so that integer weights stay exact counts).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -195,9 +196,11 @@ def resolve_labels(
     except ValueError:
         for stop in range(1, len(present) + 1):
             seen = np.concatenate([c for _, c in present[:stop]])
-            in_partition(present[stop - 1][0], len(summaries),
-                         lambda seen=seen: binary_target(seen, pos_label,
-                                                         multiclass_hint=multiclass_hint))  # fmt: skip
+            in_partition(
+                present[stop - 1][0],
+                len(summaries),
+                functools.partial(binary_target, seen, pos_label, multiclass_hint=multiclass_hint),
+            )
         raise
 
 
@@ -245,8 +248,9 @@ def make_plan(
     """The plan of the second pass (see :class:`Plan`)."""
     positive_label = resolve_labels(summaries, pos_label, multiclass_hint)
     weight_scale, integer_counts = weight_plan(summaries, use_weights)
-    return Plan(positive_label, choose_splitters(summaries, n_buckets), weight_scale,
-                integer_counts)  # fmt: skip
+    return Plan(
+        positive_label, choose_splitters(summaries, n_buckets), weight_scale, integer_counts
+    )
 
 
 def bucket_of(scores: np.ndarray, splitters: np.ndarray) -> np.ndarray:

@@ -228,26 +228,29 @@ def equal_error_rate(
     return deliver(scan_graph(job, equal_error_rate_options(method), "both", message), compute)
 
 
-def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-                 mode: int) -> Any:  # fmt: skip
+def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, mode: int) -> Any:
     job = ranking_job(y_true, y_score, sample_weight, pos_label)
     pieces = [delayed(buckets.bucket_curves, pure=True)(a, job.prefix, mode) for a in job.atoms]
     return delayed(buckets.join_curves, pure=True)(pieces, job.prefix)
 
 
 def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
-    thresholds, tps, fps = (np.concatenate(([origin], column))
-                            for origin, column in zip((np.inf, 0.0, 0.0), points))  # fmt: skip
+    origin = (np.inf, 0.0, 0.0)  # the point above every score
+    thresholds, tps, fps = (
+        np.concatenate(([first], column)) for first, column in zip(origin, points, strict=True)
+    )
     warning = []
     if fps[-1] <= 0:
-        warning.append("No negative samples in `y_true`; the false positive rate is undefined "
-                       "(NaN).")  # fmt: skip
+        warning.append(
+            "No negative samples in `y_true`; the false positive rate is undefined (NaN)."
+        )
         fps[:] = np.nan
     else:
         fps /= fps[-1]
     if tps[-1] <= 0:
-        warning.append("No positive samples in `y_true`; the true positive rate is undefined "
-                       "(NaN).")  # fmt: skip
+        warning.append(
+            "No positive samples in `y_true`; the true positive rate is undefined (NaN)."
+        )
         tps[:] = np.nan
     else:
         tps /= tps[-1]

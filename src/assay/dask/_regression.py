@@ -13,10 +13,10 @@ from __future__ import annotations
 import warnings
 from typing import Any, NamedTuple
 
-import dask
 import numpy as np
 from dask.delayed import delayed
 
+import dask
 from assay._validation import as_finite_array, check_same_length
 from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
 from assay.exceptions import UndefinedMetricWarning
@@ -42,8 +42,9 @@ class Sums(NamedTuple):
 _NONE = Sums(0.0, 0.0, 0.0, 0.0, 0.0, np.inf, -np.inf, True)
 
 
-def partition_sums(index: int, n_partitions: int, y_true: Any, y_pred: Any,
-                   sample_weight: Any) -> Sums:  # fmt: skip
+def partition_sums(
+    index: int, n_partitions: int, y_true: Any, y_pred: Any, sample_weight: Any
+) -> Sums:
     """The sums of one partition (its inputs checked as on one machine)."""
     if len(y_true) == 0 and len(y_pred) == 0:
         return _NONE
@@ -92,12 +93,13 @@ def combine_sums(parts: list[Sums]) -> Sums:
             combined.squared + part.squared,
             combined.absolute + part.absolute,
             combined.mean + delta * part.weight / weight,
-            combined.deviations + part.deviations
+            combined.deviations
+            + part.deviations
             + delta * delta * combined.weight * part.weight / weight,
             min(combined.low, part.low),
             max(combined.high, part.high),
             combined.perfect and part.perfect,
-        )  # fmt: skip
+        )
     if combined.weight == 0.0:
         raise ValueError("`sample_weight` sums to zero; at least one weight must be positive.")
     return combined
@@ -128,8 +130,9 @@ def _mae(sums: Sums) -> float:
     return sums.absolute / sums.weight
 
 
-def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                       compute: bool = True) -> Any:  # fmt: skip
+def mean_squared_error(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
+) -> Any:
     """Mean squared error of dask collections (one output).
 
     Parameters
@@ -157,8 +160,9 @@ def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _deliver(_sums_graph(y_true, y_pred, sample_weight), _mse, compute)
 
 
-def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                            compute: bool = True) -> Any:  # fmt: skip
+def root_mean_squared_error(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
+) -> Any:
     """Root mean squared error of dask collections (one output).
 
     Parameters
@@ -182,8 +186,9 @@ def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     return _deliver(_sums_graph(y_true, y_pred, sample_weight), _rmse, compute)
 
 
-def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                        compute: bool = True) -> Any:  # fmt: skip
+def mean_absolute_error(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
+) -> Any:
     """Mean absolute error of dask collections (one output).
 
     Parameters
@@ -229,8 +234,14 @@ def _r2(sums: Sums, force_finite: bool) -> _R2:
     return _R2(1.0 - sums.squared / sums.deviations, "")
 
 
-def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None, force_finite: bool = True,
-             compute: bool = True) -> Any:  # fmt: skip
+def r2_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    force_finite: bool = True,
+    compute: bool = True,
+) -> Any:
     """Coefficient of determination of dask collections (one output).
 
     Parameters
