@@ -7,10 +7,13 @@ fractional weights are summed in another order (``FRACTIONAL_WEIGHTS_RTOL``).
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import assay
 import assay.dask
@@ -19,6 +22,7 @@ from assay.dask._confusion import CONFUSION_FUNCTIONS
 from assay.metrics._registry import METRICS
 from tests.dask.conftest import PARTITION_SIZES, partitioned
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
+from tests.strategies import class_labels, split_into_pieces
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +137,36 @@ def test_warnings_reach_the_callers_line(synchronous):
     with pytest.warns(assay.exceptions.UndefinedMetricWarning) as caught:
         assay.dask.precision_score(ddf["y"], ddf["p"])
     assert caught[0].filename == __file__
+
+
+# about a second an example (a graph per function): a twelfth of the profile's examples
+@settings(max_examples=max(5, settings.default.max_examples // 12))
+@given(st.data())
+def test_small_data_equals_one_machine(data):
+    """Labels of every kind, exact weights, any split (synchronous scheduler)."""
+    y_true, y_pred, weight = data.draw(class_labels(max_n=30))
+    cuts = data.draw(split_into_pieces(y_true.shape[0], max_pieces=4))
+    frame = pd.DataFrame({"truth": y_true, "guess": y_pred})
+    if weight is not None:
+        frame["w"] = weight
+    ddf = partitioned(frame, tuple(np.diff(cuts).tolist()))
+    dask_weights = None if weight is None else ddf["w"]
+    calls = [
+        ("confusion_matrix", {}),
+        ("accuracy_score", {}),
+        ("cohen_kappa_score", {}),
+        ("f1_score", {"average": "macro", "zero_division": 0.0}),
+    ]
+    lazy = [
+        getattr(assay.dask, name)(
+            ddf["truth"], ddf["guess"], sample_weight=dask_weights, compute=False, **options
+        )
+        for name, options in calls
+    ]
+    with dask.config.set(scheduler="synchronous"):
+        values = dask.compute(*lazy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", assay.exceptions.UndefinedMetricWarning)
+        for (name, options), got in zip(calls, values, strict=True):
+            expected = getattr(assay, name)(y_true, y_pred, sample_weight=weight, **options)
+            assert np.array_equal(got, expected, equal_nan=True), name
