@@ -26,6 +26,7 @@ def dask_client() -> Iterator[object]:
             n_workers=2,
             threads_per_worker=1,
             processes=True,
+            # no dashboards: no web server, and no warning about a port already in use
             dashboard_address=None,
             worker_dashboard_address=None,
         ) as cluster,
