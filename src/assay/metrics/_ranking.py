@@ -43,6 +43,11 @@ PR_AUC_SCANS = {
 }
 EER_METHODS = ("interpolate", "nearest")
 """The rules of ``equal_error_rate``'s ``method``."""
+ROC_AUC_MULTICLASS_HINT = (
+    " For more classes pass `y_score` of shape (n_samples, n_classes) with "
+    "`multi_class='ovr'` or `'ovo'`."
+)
+"""The end of ``roc_auc_score``'s error for a binary call with more than two classes."""
 
 
 # --- The scan options of each metric, from its public keyword options (the registry and
@@ -247,10 +252,7 @@ def roc_auc_score(
             score_array,
             pos_label=pos_label,
             sample_weight=sample_weight,
-            multiclass_hint=(
-                " For more classes pass `y_score` of shape (n_samples, n_classes) with "
-                "`multi_class='ovr'` or `'ovo'`."
-            ),
+            multiclass_hint=ROC_AUC_MULTICLASS_HINT,
         )
         return roc_auc_from_sorted(data, max_fpr=max_fpr, stacklevel=2)
     if multi_class == "raise":

@@ -1,0 +1,88 @@
+"""Exact evaluation of dask collections: the metrics of :mod:`assay` beyond one machine.
+
+The functions take dask Series or 1-D dask arrays (for a dask DataFrame, pass its
+columns: ``frame["label"], frame["score"]``), partitioned alike, with the names and
+keyword arguments of the top-level functions and ``compute=True`` (``compute=False``
+returns a ``dask.delayed`` object).  Every result equals the single-machine result on
+the same rows: bit for bit for counts (no weights, or integer weights), to rounding
+(1e-12 relative) for fractional weights.  Ranking metrics and curves range-partition
+the rows by score and run the same scans as on one machine
+(:mod:`assay.dask._buckets`); confusion-matrix metrics sum the cells of the
+partitions; regression losses sum per partition.
+
+Needs the extra ``assay[dask]`` (dask[dataframe], distributed, pyarrow).
+"""
+
+from __future__ import annotations
+
+try:
+    import dask.dataframe  # noqa: F401
+except ImportError as error:  # pragma: no cover - exercised without dask installed
+    raise ImportError(
+        "assay.dask needs Dask with its dataframe extra; install it with "
+        "`pip install 'assay[dask]'` (dask[dataframe], distributed, pyarrow)."
+    ) from error
+
+from assay.dask._confusion import confusion_function
+from assay.dask._ranking import (
+    average_precision_score,
+    equal_error_rate,
+    pr_auc_score,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
+from assay.dask._regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
+
+# The confusion-matrix functions, one for each of the top level (the same checks and
+# cell functions, given the partitions' summed cells).
+confusion_matrix = confusion_function("confusion_matrix")
+accuracy_score = confusion_function("accuracy_score")
+error_rate = confusion_function("error_rate")
+precision_score = confusion_function("precision_score")
+recall_score = confusion_function("recall_score")
+f1_score = confusion_function("f1_score")
+fbeta_score = confusion_function("fbeta_score")
+specificity_score = confusion_function("specificity_score")
+npv_score = confusion_function("npv_score")
+false_positive_rate = confusion_function("false_positive_rate")
+false_negative_rate = confusion_function("false_negative_rate")
+false_discovery_rate = confusion_function("false_discovery_rate")
+matthews_corrcoef = confusion_function("matthews_corrcoef")
+balanced_accuracy_score = confusion_function("balanced_accuracy_score")
+cohen_kappa_score = confusion_function("cohen_kappa_score")
+expected_cost = confusion_function("expected_cost")
+
+__all__ = [
+    "accuracy_score",
+    "average_precision_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "equal_error_rate",
+    "error_rate",
+    "expected_cost",
+    "f1_score",
+    "false_discovery_rate",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "npv_score",
+    "pr_auc_score",
+    "precision_recall_curve",
+    "precision_score",
+    "r2_score",
+    "recall_score",
+    "roc_auc_score",
+    "roc_curve",
+    "root_mean_squared_error",
+    "specificity_score",
+]

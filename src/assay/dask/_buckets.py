@@ -1,0 +1,324 @@
+"""Range-partitioned scans: bucket the rows by score, fold each bucket, combine in order.
+
+The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the workers:
+
+1. every input partition is checked and summarised (:mod:`assay.dask._partitions`);
+   the plan holds the splitters of the score range;
+2. every row gets the bucket of its score (:func:`~assay.dask._partitions.bucket_of`:
+   equal scores, ``-0.0`` and ``0.0`` included, share a bucket) and Dask's shuffle
+   brings each bucket to one partition;
+3. each bucket becomes its atoms, sorted there (:func:`bucket_atoms`; the bucket of a
+   single heavy score is summed without a sort);
+4. the buckets' totals, in descending score order, give each bucket the weight above it
+   and the context (:func:`make_prefix`); a metric with a below pass gets the summary
+   of the buckets under each bucket;
+5. each bucket is folded from its prefix (:func:`bucket_states`) and the states are
+   combined in order and finished (:func:`finish_states`).
+
+The functions here run inside Dask tasks: they take and return plain values and
+dictionaries keyed by bucket number (an output partition of the shuffle holds several
+buckets, in no particular order).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+import pandas as pd
+
+from assay._kernels.atoms import tie_groups
+from assay._kernels.pieces import below_summary, fold_piece, make_context, piece_totals
+from assay._kernels.ranking import DROP_NONE, curve_piece, sort_with_weights
+from assay._kernels.scans import (
+    SCANS,
+    Context,
+    below_combine,
+    below_identity,
+    scan_combine,
+    scan_finish,
+)
+from assay._validation import as_scores, binary_target
+from assay.dask._partitions import Plan, bucket_of, in_partition
+
+_EMPTY = np.empty(0, dtype=np.float64)
+
+
+def rows_meta(use_weights: bool) -> pd.DataFrame:
+    """The columns of the bucketed rows (the shuffle's input)."""
+    columns: dict[str, Any] = {
+        "bucket": np.empty(0, dtype=np.int64),
+        "positive": np.empty(0, dtype=bool),
+        "score": _EMPTY,
+    }
+    if use_weights:
+        columns["weight"] = _EMPTY
+    return pd.DataFrame(columns)
+
+
+def bucket_rows(
+    index: int,
+    n_partitions: int,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    plan: Plan,
+) -> pd.DataFrame:
+    """One input partition's rows with their buckets (zero-weight rows dropped; weights
+    multiplied by the plan's power of two, exactly)."""
+    use_weights = sample_weight is not None
+    if len(y_true) == 0:
+        return rows_meta(use_weights)
+
+    def rows() -> pd.DataFrame:
+        positive = binary_target(y_true, plan.pos_label)[0]
+        scores = as_scores(y_score, "y_score")
+        columns: dict[str, Any] = {
+            "bucket": bucket_of(scores, plan.splitters),
+            "positive": positive,
+            "score": scores,
+        }
+        if use_weights:
+            weights = np.asarray(sample_weight, dtype=np.float64) * plan.weight_scale
+            kept = weights > 0.0
+            columns = {name: column[kept] for name, column in columns.items()}
+            columns["weight"] = weights[kept]
+        return pd.DataFrame(columns)
+
+    frame: pd.DataFrame = in_partition(index, n_partitions, rows)
+    return frame
+
+
+class Atoms(NamedTuple):
+    """The tie groups of one bucket: distinct scores descending, class weights."""
+
+    scores: np.ndarray
+    positive: np.ndarray
+    negative: np.ndarray
+
+
+def _heavy_atom(score: float, positive: np.ndarray, weights: np.ndarray | None) -> Atoms:
+    """The one atom of a bucket holding a single score: summed, not sorted."""
+    if weights is None:
+        p = float(np.count_nonzero(positive))
+        q = float(positive.shape[0]) - p
+    else:
+        p = float(np.sum(weights[positive]))
+        q = float(np.sum(weights[~positive]))
+    return Atoms(np.array([score + 0.0]), np.array([p]), np.array([q]))
+
+
+def _sorted_atoms(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None) -> Atoms:
+    """The atoms of a bucket's rows: each class's negated scores sorted, then merged."""
+    a = -scores[positive]
+    b = -scores[~positive]
+    if weights is None:
+        a.sort()
+        b.sort()
+        return Atoms(*tie_groups(a, b, _EMPTY, _EMPTY, False))
+    wa = weights[positive]
+    wb = weights[~positive]
+    sort_with_weights(a, wa)
+    sort_with_weights(b, wb)
+    return Atoms(*tie_groups(a, b, wa, wb, True))
+
+
+def bucket_atoms(frame: pd.DataFrame, plan: Plan) -> dict[int, Atoms]:
+    """The atoms of every bucket of one shuffled partition."""
+    buckets = frame["bucket"].to_numpy()
+    order = np.argsort(buckets, kind="stable")
+    buckets = buckets[order]
+    positive = frame["positive"].to_numpy()[order]
+    scores = frame["score"].to_numpy()[order]
+    weights = frame["weight"].to_numpy()[order] if "weight" in frame.columns else None
+    starts = [*np.flatnonzero(np.diff(buckets, prepend=-1)).tolist(), buckets.shape[0]]
+    atoms: dict[int, Atoms] = {}
+    for start, end in itertools.pairwise(starts):
+        bucket = int(buckets[start])
+        rows = slice(start, end)
+        part_weights = None if weights is None else weights[rows]
+        if bucket % 2:
+            splitter = float(plan.splitters[bucket // 2])
+            atoms[bucket] = _heavy_atom(splitter, positive[rows], part_weights)
+        else:
+            atoms[bucket] = _sorted_atoms(scores[rows], positive[rows], part_weights)
+    return atoms
+
+
+class BucketTotals(NamedTuple):
+    positive: float
+    negative: float
+    n_atoms: int
+    first: tuple[float, float]
+    """``(p, q)`` of its highest atom."""
+
+
+def bucket_totals(atoms: dict[int, Atoms]) -> dict[int, BucketTotals]:
+    """Each bucket's class totals, number of atoms and first atom."""
+    return {
+        bucket: BucketTotals(
+            *piece_totals(a.positive, a.negative, 0, a.scores.shape[0]),  # type: ignore[call-arg]
+            a.scores.shape[0],
+            (float(a.positive[0]), float(a.negative[0])),
+        )
+        for bucket, a in atoms.items()
+    }
+
+
+class Prefix(NamedTuple):
+    """The combined totals: what each bucket needs to fold its atoms."""
+
+    context: Context
+    order: list[int]
+    """The buckets holding atoms, in descending score order."""
+    above: dict[int, tuple[float, float]]
+    """``(tp, fp)``: the weight of every atom above the bucket."""
+    after: dict[int, tuple[float, float]]
+    """``(p, q)`` of the atom just below the bucket (``(-1, -1)`` for the last)."""
+    n_atoms: int
+    integer_counts: bool
+
+
+def make_prefix(totals: list[dict[int, BucketTotals]], plan: Plan) -> Prefix:
+    """The exclusive prefix of the buckets' totals, and the context of the scan."""
+    merged = {bucket: t for part in totals for bucket, t in part.items() if t.n_atoms > 0}
+    order = sorted(merged, reverse=True)
+    above: dict[int, tuple[float, float]] = {}
+    after: dict[int, tuple[float, float]] = {}
+    tp = 0.0
+    fp = 0.0
+    for position, bucket in enumerate(order):
+        above[bucket] = (tp, fp)
+        tp += merged[bucket].positive
+        fp += merged[bucket].negative
+        following = order[position + 1] if position + 1 < len(order) else None
+        after[bucket] = (-1.0, -1.0) if following is None else merged[following].first
+    context = make_context(tp, fp, plan.integer_counts)
+    n_atoms = sum(t.n_atoms for t in merged.values())
+    return Prefix(context, order, above, after, n_atoms, plan.integer_counts)
+
+
+def has_below_pass(options: Any) -> bool:
+    return SCANS[type(options)].below is not None
+
+
+def bucket_summaries(atoms: dict[int, Atoms], prefix: Prefix, options: Any) -> dict[int, Any]:
+    """The below-pass summary of each bucket (for a metric that has a below pass)."""
+    return {
+        bucket: below_summary(
+            options,
+            prefix.context,
+            a.positive,
+            a.negative,
+            0,
+            a.scores.shape[0],
+            *prefix.above[bucket],
+        )
+        for bucket, a in atoms.items()
+    }
+
+
+def belows_of(summaries: list[dict[int, Any]], prefix: Prefix, options: Any) -> dict[int, Any]:
+    """What lies below each bucket: the exclusive suffix of the summaries."""
+    merged = {bucket: s for part in summaries for bucket, s in part.items()}
+    below = below_identity(options)
+    belows: dict[int, Any] = {}
+    for bucket in reversed(prefix.order):
+        belows[bucket] = below
+        below = below_combine(options, merged[bucket], below)
+    return belows
+
+
+def bucket_states(
+    atoms: dict[int, Atoms], prefix: Prefix, belows: dict[int, Any] | None, options: Any
+) -> dict[int, Any]:
+    """Each bucket's state, folded from the weight above it."""
+    identity = below_identity(options)
+    return {
+        bucket: fold_piece(
+            options,
+            prefix.context,
+            identity if belows is None else belows[bucket],
+            a.positive,
+            a.negative,
+            0,
+            a.scores.shape[0],
+            *prefix.above[bucket],
+        )
+        for bucket, a in atoms.items()
+    }
+
+
+def _state_type(options: Any, context: Context, below: Any) -> Any:
+    """The Numba type of a scan's state (None when Numba's JIT is disabled)."""
+    overloads = getattr(fold_piece, "overloads", None)
+    if overloads is None:
+        return None
+    arguments = (options, context, below, _EMPTY, _EMPTY, 0, 0, 0.0, 0.0)
+    fold_piece(*arguments)  # compiled (or loaded from the cache) for these types
+    types = tuple(fold_piece.typeof_pyval(argument) for argument in arguments)  # type: ignore[attr-defined]
+    return overloads[types].signature.return_type
+
+
+def _retyped(value: Any, numba_type: Any) -> Any:
+    """A state as it left Numba, its integers given back their NumPy types.
+
+    Numba returns an unsigned 64-bit word as a Python int, which it would take back
+    as a signed one (an exact sum's words overflow then): the word is made a
+    ``numpy.uint64`` again, from the state's Numba type.
+    """
+    if isinstance(value, tuple):
+        return tuple(
+            _retyped(item, item_type) for item, item_type in zip(value, numba_type, strict=True)
+        )
+    if isinstance(numba_type, numba.types.Integer):
+        return np.dtype(numba_type.name).type(value)
+    return value
+
+
+def finish_states(states: list[dict[int, Any]], prefix: Prefix, options: Any) -> float:
+    """The metric: the buckets' states combined in descending score order, finished."""
+    merged = {bucket: s for part in states for bucket, s in part.items()}
+    state_type = _state_type(options, prefix.context, below_identity(options))
+    if state_type is not None:
+        merged = {bucket: _retyped(s, state_type) for bucket, s in merged.items()}
+    state = merged[prefix.order[0]]
+    for bucket in prefix.order[1:]:
+        state = scan_combine(options, state, merged[bucket])
+        if state_type is not None:  # a combine that calls Numba returns Python ints too
+            state = _retyped(state, state_type)
+    return float(scan_finish(options, prefix.context, state))
+
+
+def bucket_curves(
+    atoms: dict[int, Atoms], prefix: Prefix, mode: int
+) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each bucket's kept curve points ``(thresholds, tp, fp)`` (:func:`curve_piece`)."""
+    if prefix.n_atoms <= 2:
+        mode = DROP_NONE
+    curves = {}
+    for bucket, a in atoms.items():
+        arguments = (
+            a.scores,
+            a.positive,
+            a.negative,
+            *prefix.above[bucket],
+            prefix.after[bucket],
+            mode,
+        )
+        kept = curve_piece(*arguments, _EMPTY, _EMPTY, _EMPTY)
+        points = (np.empty(kept), np.empty(kept), np.empty(kept))
+        curve_piece(*arguments, *points)
+        curves[bucket] = points
+    return curves
+
+
+def join_curves(
+    curves: list[dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: Prefix
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The buckets' points concatenated in descending score order."""
+    merged = {bucket: c for part in curves for bucket, c in part.items()}
+    pieces = [merged[bucket] for bucket in prefix.order]
+    return tuple(np.concatenate([p[i] for p in pieces]) for i in range(3))  # type: ignore[return-value]

@@ -1,0 +1,212 @@
+"""Confusion-matrix metrics of dask collections: the cells of the partitions, summed.
+
+Each partition is reduced to its distinct ``(true label, predicted label)`` pairs with
+their counts (or summed weights); nothing is shuffled.  The pairs of all partitions,
+weighted by their counts, are a small data set with the same confusion matrix as the
+rows -- the same cells, the same labels (zero-weight rows included) -- so the
+single-machine function itself, given them, checks the labels and computes the metric
+from the matrix with the registry's cell functions: the result is the single-machine
+result, bit for bit for counts and integer weights.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+from dask.delayed import delayed
+
+import dask
+from assay import metrics
+from assay._validation import check_same_length
+from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
+from assay.metrics._registry import METRICS
+
+_MISSING = np.empty(0)
+
+
+class Pairs(NamedTuple):
+    """The distinct label pairs of a partition and their weights."""
+
+    first: np.ndarray
+    second: np.ndarray
+    weight: np.ndarray
+
+
+def _labels(values: Any) -> np.ndarray:
+    array = np.asarray(values)
+    return array.ravel() if array.ndim == 2 and array.shape[1] == 1 else array
+
+
+def partition_pairs(
+    index: int,
+    n_partitions: int,
+    first: Any,
+    second: Any,
+    sample_weight: Any,
+    names: tuple[str, str],
+) -> Pairs:
+    """The label pairs of one partition with their counts or summed weights."""
+    if len(first) == 0 and len(second) == 0:
+        return Pairs(_MISSING, _MISSING, _MISSING)
+
+    def pairs() -> Pairs:
+        a = _labels(first)
+        b = _labels(second)
+        n = check_same_length(**{names[0]: a, names[1]: b})
+        weights = partition_weights(sample_weight, n)
+        if weights is not None and np.asarray(sample_weight).dtype.kind in "biu":
+            weights = np.asarray(sample_weight, dtype=np.int64)  # integer sums stay exact
+        frame = pd.DataFrame({"a": a, "b": b, "w": 1 if weights is None else weights})
+        summed = frame.groupby(["a", "b"], dropna=False, sort=False)["w"].sum()
+        return Pairs(
+            np.asarray(summed.index.get_level_values(0)),
+            np.asarray(summed.index.get_level_values(1)),
+            summed.to_numpy(),
+        )
+
+    result: Pairs = in_partition(index, n_partitions, pairs)
+    return result
+
+
+class Outcome(NamedTuple):
+    value: Any
+    warnings: list[tuple[str, type[Warning]]]
+    """The warnings given, as ``(message, category)``."""
+
+
+def _evaluate(function: Callable[..., Any], parts: list[Pairs], options: dict[str, Any]) -> Any:
+    present = [p for p in parts if p.weight.shape[0] > 0]
+    if not present:
+        return function(_MISSING, _MISSING, sample_weight=_MISSING, **options)
+    return function(
+        np.concatenate([p.first for p in present]),
+        np.concatenate([p.second for p in present]),
+        sample_weight=np.concatenate([p.weight for p in present]),
+        **options,
+    )
+
+
+def evaluate_pairs(
+    function: Callable[..., Any], parts: list[Pairs], options: dict[str, Any]
+) -> Outcome:
+    """The single-machine ``function`` of all partitions' pairs; an error found in a
+    partition's labels names the first partition after which the pairs seen give it."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = _evaluate(function, parts, options)
+        except ValueError as error:
+            message = str(error)
+            for stop in range(1, len(parts) + 1):
+                try:
+                    _evaluate(function, parts[:stop], options)
+                except ValueError as partial:
+                    if str(partial) == message:
+                        raise ValueError(
+                            f"In partition {stop - 1} of {len(parts)}: {message}"
+                        ) from error
+            raise
+    return Outcome(value, [(str(w.message), w.category) for w in caught])
+
+
+def _value(outcome: Outcome) -> Any:
+    return outcome.value
+
+
+def confusion_function(name: str) -> Callable[..., Any]:
+    """The dask version of the single-machine confusion-matrix function ``name``."""
+    function = getattr(metrics, name)
+    signature = inspect.signature(function)
+    names = tuple(list(signature.parameters)[:2])
+
+    def dask_function(
+        first: Any,
+        second: Any,
+        *,
+        sample_weight: Any = None,
+        compute: bool = True,
+        **options: Any,
+    ) -> Any:
+        signature.bind(first, second, sample_weight=sample_weight, **options)  # names
+        (a, b, w), n = aligned_partitions(
+            **{names[0]: first, names[1]: second, "sample_weight": sample_weight}
+        )
+        parts = [
+            delayed(partition_pairs, pure=True)(i, n, a[i], b[i], w[i], names) for i in range(n)
+        ]
+        outcome = delayed(evaluate_pairs, pure=True)(function, parts, options)
+        if not compute:
+            return delayed(_value, pure=True)(outcome)
+        (result,) = dask.compute(outcome)
+        for message, category in result.warnings:
+            warnings.warn(message, category, stacklevel=2)
+        return result.value
+
+    parameters = [*signature.parameters.values()]
+    compute_parameter = inspect.Parameter(
+        "compute", inspect.Parameter.KEYWORD_ONLY, default=True, annotation=bool
+    )
+    dask_function.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*parameters, compute_parameter]
+    )
+    dask_function.__name__ = dask_function.__qualname__ = name
+    dask_function.__module__ = "assay.dask"
+    dask_function.__doc__ = _DOCSTRING.format(
+        name=name,
+        first=names[0],
+        second=names[1],
+        summary=_summary(function),
+        example_options=_EXAMPLE_OPTIONS.get(name, ""),
+    )
+    return dask_function
+
+
+def _summary(function: Callable[..., Any]) -> str:
+    return (function.__doc__ or "").strip().splitlines()[0].rstrip(".")
+
+
+# the options a function's example needs besides the labels
+_EXAMPLE_OPTIONS = {"fbeta_score": ", beta=0.5", "expected_cost": ", cost_matrix=[[0, 1], [5, 0]]"}
+
+_DOCSTRING = """{summary}, of dask collections (the cells of the partitions, summed).
+
+Parameters
+----------
+{first}, {second} : dask Series or 1-D dask array
+    Labels, partitioned alike (same number of partitions, same lengths).
+sample_weight : dask Series or 1-D dask array, default=None
+    Non-negative weights, partitioned like the labels.
+compute : bool, default=True
+    Compute now; False returns a ``dask.delayed`` object (which cannot warn).
+**options
+    The keyword options of :func:`assay.{name}`.
+
+Returns
+-------
+The value of :func:`assay.{name}` on the same rows (bit for bit for counts and
+integer weights; summed weights to rounding).
+
+Raises
+------
+ValueError
+    The single-machine errors; an error found in a partition names it.
+
+Examples
+--------
+>>> import dask.array as da
+>>> import assay.dask
+>>> first = da.from_array([0, 1, 1, 0, 1, 1], chunks=4)
+>>> second = da.from_array([0, 1, 0, 0, 1, 1], chunks=4)
+>>> value = assay.dask.{name}(first, second{example_options})
+"""
+
+CONFUSION_FUNCTIONS = (
+    "confusion_matrix",
+    *(name for name, declaration in METRICS.items() if declaration.computed_from == "confusion"),
+)
+"""The confusion-matrix functions of :mod:`assay.dask` (every one of the registry)."""

@@ -1,0 +1,98 @@
+"""The Dask graph of a ranking job (see :mod:`assay.dask._buckets` for its steps)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, NamedTuple
+
+import dask.dataframe as dd
+from dask.delayed import Delayed, delayed
+
+import dask
+from assay.dask import _buckets as buckets
+from assay.dask._partitions import aligned_partitions, make_plan, summarise_partition
+from assay.exceptions import UndefinedMetricWarning
+
+
+class RankingJob(NamedTuple):
+    """The lazy atoms of every shuffled partition and their combined prefix."""
+
+    atoms: list[Delayed]
+    prefix: Delayed
+
+
+def ranking_job(
+    y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
+) -> RankingJob:
+    """Check, bucket, shuffle and sort the rows; all lazy (nothing is computed here)."""
+    (trues, scores, weights), n = aligned_partitions(
+        y_true=y_true, y_score=y_score, sample_weight=sample_weight
+    )
+    use_weights = sample_weight is not None
+    parts = list(zip(range(n), trues, scores, weights, strict=True))
+    summaries = [
+        delayed(summarise_partition, pure=True)(i, n, t, s, w, pos_label, multiclass_hint)
+        for i, t, s, w in parts
+    ]
+    plan = delayed(make_plan, pure=True)(
+        summaries, pos_label, multiclass_hint, use_weights, max(n, 2)
+    )
+    rows = [delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan) for i, t, s, w in parts]
+    frame = dd.from_delayed(rows, meta=buckets.rows_meta(use_weights), verify_meta=False)
+    shuffled = frame.shuffle(on="bucket", npartitions=n)
+    atoms = [
+        delayed(buckets.bucket_atoms, pure=True)(part, plan)
+        for part in shuffled.to_delayed(optimize_graph=False)
+    ]
+    totals = [delayed(buckets.bucket_totals, pure=True)(a) for a in atoms]
+    prefix = delayed(buckets.make_prefix, pure=True)(totals, plan)
+    return RankingJob(atoms, prefix)
+
+
+class ScanValue(NamedTuple):
+    """A metric's value, and the warning to give with it (empty: none)."""
+
+    value: float
+    warning: str
+
+
+def _scan_value(
+    states: list[dict[int, Any]], prefix: buckets.Prefix, options: Any, needs: str, message: str
+) -> ScanValue:
+    context = prefix.context
+    missing = (needs in ("both", "positive") and context.total_positive == 0.0) or (
+        needs == "both" and context.total_negative == 0.0
+    )
+    if missing:
+        return ScanValue(float("nan"), message)
+    return ScanValue(buckets.finish_states(states, prefix, options), "")
+
+
+def scan_graph(job: RankingJob, options: Any, needs: str, message: str) -> Delayed:
+    """The lazy :class:`ScanValue` of the scan ``options`` over the job's buckets."""
+    belows = None
+    if buckets.has_below_pass(options):
+        summaries = [
+            delayed(buckets.bucket_summaries, pure=True)(a, job.prefix, options) for a in job.atoms
+        ]
+        belows = delayed(buckets.belows_of, pure=True)(summaries, job.prefix, options)
+    states = [
+        delayed(buckets.bucket_states, pure=True)(a, job.prefix, belows, options)
+        for a in job.atoms
+    ]
+    return delayed(_scan_value, pure=True)(states, job.prefix, options, needs, message)
+
+
+def _value_only(result: ScanValue) -> float:
+    return result.value
+
+
+def deliver(graph: Delayed, compute: bool, stacklevel: int = 3) -> Any:
+    """Compute ``graph`` (a :class:`ScanValue`-like result with ``warning``) and warn at
+    the user's line; or, ``compute=False``, the lazy value (which cannot warn)."""
+    if not compute:
+        return delayed(_value_only, pure=True)(graph)
+    (result,) = dask.compute(graph)
+    if result.warning:
+        warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=stacklevel)
+    return result.value

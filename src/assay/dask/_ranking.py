@@ -1,0 +1,362 @@
+"""Ranking metrics of dask collections: exact, from range-partitioned scans."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from dask.delayed import delayed
+
+from assay._kernels import ranking as kernels
+from assay._results import PrecisionRecallCurve, RocCurve
+from assay._validation import check_option
+from assay.dask import _buckets as buckets
+from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph
+from assay.metrics._ranking import (
+    EER_METHODS,
+    PR_AUC_SCANS,
+    ROC_AUC_MULTICLASS_HINT,
+    _check_max_fpr,
+    average_precision_options,
+    equal_error_rate_options,
+    pr_auc_options,
+    roc_auc_options,
+)
+
+__all__ = [
+    "average_precision_score",
+    "equal_error_rate",
+    "pr_auc_score",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+]
+
+_ONE_CLASS = "Only one class is present in `y_true`; {} is undefined (NaN returned)."
+_NO_POSITIVES = "No positive samples in `y_true`; {} is undefined (NaN returned)."
+
+
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    pos_label: Any = None,
+    compute: bool = True,
+) -> Any:
+    """Area under the ROC curve of dask collections, exactly (binary targets).
+
+    Parameters
+    ----------
+    y_true : dask Series or 1-D dask array
+        Binary targets (the rules of :func:`assay.roc_auc_score`).
+    y_score : dask Series or 1-D dask array
+        Scores, partitioned like ``y_true`` (same number of partitions and the same
+        length in each: e.g. two columns of one dask DataFrame).
+    sample_weight : dask Series or 1-D dask array, default=None
+        Non-negative weights, partitioned like ``y_true``.
+    max_fpr : float in (0, 1], default=None
+        The McClish-standardised partial area over FPR in [0, max_fpr].
+    pos_label : int, float, bool or str, default=None
+        The positive class (inferred for {0, 1}, {-1, 1} and booleans).
+    compute : bool, default=True
+        Compute now and return a float; False returns a ``dask.delayed`` object
+        (computed later, it gives NaN for a single class without the warning).
+
+    Returns
+    -------
+    float or dask.delayed.Delayed
+        The area, equal to :func:`assay.roc_auc_score` on the same rows: bit for bit
+        without weights or with integer weights, to rounding (1e-12 relative) with
+        fractional weights.
+
+    Raises
+    ------
+    ValueError
+        The single-machine errors; an error found in one partition names it.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class in ``y_true``: NaN.
+
+    Notes
+    -----
+    The rows are range-partitioned by score (sampled splitters; equal scores always
+    share a bucket, and a score holding many rows gets a bucket of its own), shuffled
+    by Dask, and each bucket is sorted and folded by the same scan as on one machine,
+    starting from the weight above it; the states are combined in score order. See
+    the user guide page "Dask" and :func:`assay.roc_auc_score` for the formula.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import assay.dask
+    >>> frame = dd.from_pandas(pd.DataFrame({"y": [0, 0, 1, 1],
+    ...                                      "score": [0.1, 0.4, 0.35, 0.8]}), npartitions=2)
+    >>> assay.dask.roc_auc_score(frame["y"], frame["score"])
+    0.75
+    """
+    max_fpr = _check_max_fpr(max_fpr)
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, ROC_AUC_MULTICLASS_HINT)
+    graph = scan_graph(job, roc_auc_options(max_fpr), "both", _ONE_CLASS.format("ROC AUC"))
+    return deliver(graph, compute)
+
+
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    compute: bool = True,
+) -> Any:
+    """Average precision of dask collections, exactly (binary targets).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, compute
+        As in :func:`roc_auc_score`.
+
+    Returns
+    -------
+    float or dask.delayed.Delayed
+        Equal to :func:`assay.average_precision_score` on the same rows.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives: NaN.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import assay.dask
+    >>> frame = dd.from_pandas(pd.DataFrame({"y": [0, 0, 1, 1],
+    ...                                      "score": [0.1, 0.4, 0.35, 0.8]}), npartitions=2)
+    >>> round(assay.dask.average_precision_score(frame["y"], frame["score"]), 6)
+    0.833333
+    """
+    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    message = _NO_POSITIVES.format("average precision")
+    return deliver(scan_graph(job, average_precision_options(), "positive", message), compute)
+
+
+def pr_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "trapezoid",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    compute: bool = True,
+) -> Any:
+    """Area under the precision-recall curve of dask collections, by a named rule.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, compute
+        As in :func:`roc_auc_score`.
+    method : {"trapezoid", "interpolated", "11-point"}, default="trapezoid"
+        The rule of :func:`assay.pr_auc_score`.
+
+    Returns
+    -------
+    float or dask.delayed.Delayed
+        Equal to :func:`assay.pr_auc_score` on the same rows.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives: NaN.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import assay.dask
+    >>> labels = da.from_array([1, 0, 1, 1, 0, 1, 0, 0, 1, 0], chunks=4)
+    >>> scores = da.from_array([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1], chunks=4)
+    >>> round(assay.dask.pr_auc_score(labels, scores), 6)
+    0.690556
+    """
+    check_option(method, "method", tuple(PR_AUC_SCANS))
+    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    message = _NO_POSITIVES.format("the area under the precision-recall curve")
+    return deliver(scan_graph(job, pr_auc_options(method), "positive", message), compute)
+
+
+def equal_error_rate(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "interpolate",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    compute: bool = True,
+) -> Any:
+    """Equal error rate of dask collections, exactly.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, compute
+        As in :func:`roc_auc_score`.
+    method : {"interpolate", "nearest"}, default="interpolate"
+        The rule of :func:`assay.equal_error_rate`.
+
+    Returns
+    -------
+    float or dask.delayed.Delayed
+        Equal to :func:`assay.equal_error_rate` on the same rows.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A single class: NaN.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import assay.dask
+    >>> labels = da.from_array([0, 0, 1, 1], chunks=2)
+    >>> assay.dask.equal_error_rate(labels, da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2))
+    0.5
+    """
+    check_option(method, "method", EER_METHODS)
+    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    message = _ONE_CLASS.format("the equal error rate")
+    return deliver(scan_graph(job, equal_error_rate_options(method), "both", message), compute)
+
+
+def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, mode: int) -> Any:
+    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    pieces = [delayed(buckets.bucket_curves, pure=True)(a, job.prefix, mode) for a in job.atoms]
+    return delayed(buckets.join_curves, pure=True)(pieces, job.prefix)
+
+
+def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
+    origin = (np.inf, 0.0, 0.0)  # the point above every score
+    thresholds, tps, fps = (
+        np.concatenate(([first], column)) for first, column in zip(origin, points, strict=True)
+    )
+    warning = []
+    if fps[-1] <= 0:
+        warning.append(
+            "No negative samples in `y_true`; the false positive rate is undefined (NaN)."
+        )
+        fps[:] = np.nan
+    else:
+        fps /= fps[-1]
+    if tps[-1] <= 0:
+        warning.append(
+            "No positive samples in `y_true`; the true positive rate is undefined (NaN)."
+        )
+        tps[:] = np.nan
+    else:
+        tps /= tps[-1]
+    return ScanValue(RocCurve(fps, tps, thresholds), " ".join(warning))  # type: ignore[arg-type]
+
+
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+    compute: bool = True,
+) -> Any:
+    """Receiver operating characteristic curve of dask collections: every exact point.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, compute
+        As in :func:`roc_auc_score`.
+    drop_intermediate : bool, default=True
+        Drop the points in the middle of straight runs (the rule of
+        :func:`assay.roc_curve`; it never changes the area).
+
+    Returns
+    -------
+    RocCurve or dask.delayed.Delayed
+        ``(fpr, tpr, thresholds)``, equal to :func:`assay.roc_curve` on the same rows.
+        The curve has a point per tie group kept: it is collected in memory.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives (negatives) the TPR (FPR) is NaN.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import assay.dask
+    >>> labels = da.from_array([0, 0, 1, 1], chunks=2)
+    >>> curve = assay.dask.roc_curve(labels, da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2))
+    >>> curve.fpr
+    array([0. , 0. , 0.5, 0.5, 1. ])
+    """
+    mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
+    points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
+    return deliver(delayed(_roc_from_points, pure=True)(points), compute)
+
+
+def _precision_recall_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
+    thresholds, tps, fps = points
+    precision = tps / (tps + fps)  # every tie group carries positive weight
+    warning = ""
+    if tps[-1] <= 0:
+        warning = "No positive samples in `y_true`; recall is undefined (NaN)."
+        tps[:] = np.nan
+    else:
+        tps /= tps[-1]
+    curve = PrecisionRecallCurve(
+        np.concatenate((precision[::-1], [1.0])),
+        np.concatenate((tps[::-1], [0.0])),
+        thresholds[::-1].copy(),
+    )
+    return ScanValue(curve, warning)  # type: ignore[arg-type]
+
+
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+    compute: bool = True,
+) -> Any:
+    """Precision-recall curve of dask collections: every exact point.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, compute
+        As in :func:`roc_auc_score`.
+    drop_intermediate : bool, default=False
+        Drop thresholds where TP is unchanged on both sides (flat recall).
+
+    Returns
+    -------
+    PrecisionRecallCurve or dask.delayed.Delayed
+        ``(precision, recall, thresholds)``, equal to
+        :func:`assay.precision_recall_curve` on the same rows.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Without positives recall is NaN.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import assay.dask
+    >>> labels = da.from_array([0, 0, 1, 1], chunks=2)
+    >>> curve = assay.dask.precision_recall_curve(
+    ...     labels, da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2))
+    >>> curve.recall
+    array([1. , 1. , 0.5, 0.5, 0. ])
+    """
+    mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
+    points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
+    return deliver(delayed(_precision_recall_from_points, pure=True)(points), compute)

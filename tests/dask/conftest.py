@@ -1,0 +1,85 @@
+"""Dask fixtures: a local cluster of two worker processes, and the synchronous scheduler.
+
+The cluster starts once per session and serves the tests of ``test_cluster.py``; the
+others use the synchronous scheduler (the same graph, run in the test's thread).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dask
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Iterator[object]:
+    """A client of ``LocalCluster(n_workers=2, threads_per_worker=1, processes=True)``."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            # no dashboards: no web server, and no warning about a port already in use
+            dashboard_address=None,
+            worker_dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster, set_as_default=False) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def synchronous() -> Iterator[None]:
+    with dask.config.set(scheduler="synchronous"):
+        yield
+
+
+# 1e5 rows in 7 uneven partitions, two of them empty
+PARTITION_SIZES = (23_000, 0, 4_000, 41_000, 0, 26_000, 6_000)
+N_ROWS = sum(PARTITION_SIZES)
+
+
+def rows() -> pd.DataFrame:
+    """Skewed and tied scores (half the rows at 0.0, some at -0.0, rounded to 0.01),
+    integer and fractional weights; partition 2 holds positives only."""
+    rng = np.random.default_rng(20241126)
+    y = rng.integers(0, 2, N_ROWS)
+    score = np.round(rng.normal(size=N_ROWS) + y, 2)
+    score[rng.random(N_ROWS) < 0.5] = 0.0
+    score[rng.integers(0, N_ROWS, 300)] = -0.0
+    start = PARTITION_SIZES[0] + PARTITION_SIZES[1]
+    y[start : start + PARTITION_SIZES[2]] = 1  # one class in this partition
+    return pd.DataFrame(
+        {
+            "y": y,
+            "score": score,
+            "counts": rng.integers(0, 4, N_ROWS).astype(np.float64),
+            "weight": rng.random(N_ROWS),
+            "predicted": (score > 0.5).astype(np.int64),
+            "target": rng.normal(size=N_ROWS),
+            "estimate": rng.normal(size=N_ROWS),
+        }
+    )
+
+
+def partitioned(frame: pd.DataFrame, sizes: tuple[int, ...] = PARTITION_SIZES) -> object:
+    """``frame`` as a dask DataFrame with partitions of the given sizes."""
+    import dask.dataframe as dd
+
+    cuts = np.cumsum((0, *sizes))
+    pieces = [dask.delayed(frame.iloc[a:b]) for a, b in itertools.pairwise(cuts)]
+    return dd.from_delayed(pieces, meta=frame.iloc[:0], verify_meta=False)
+
+
+@pytest.fixture(scope="session")
+def data() -> tuple[pd.DataFrame, object]:
+    """The rows in memory and as a dask DataFrame of 7 uneven partitions."""
+    frame = rows()
+    return frame, partitioned(frame)

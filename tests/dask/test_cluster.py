@@ -1,0 +1,98 @@
+"""Everything on a local cluster of two worker processes, computed together.
+
+Each call on the cluster costs seconds of scheduling, so the values of every function
+are built lazily and computed in one ``dask.compute``:
+the calls on the same columns share their ranking job (one shuffle per kind of weight).
+The comparisons are those of ``test_ranking.py``, ``test_confusion.py`` and
+``test_regression.py`` (which run every case with the synchronous scheduler).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import assay
+import assay.dask
+import dask
+from tests.dask.conftest import PARTITION_SIZES, partitioned
+from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
+
+# regression sums run in another order than on one machine (see test_regression.py)
+REGRESSION_RTOL = 1e-12
+
+
+def _weights(frame, ddf, weight):
+    return (None, None) if weight is None else (frame[weight].to_numpy(), ddf[weight])
+
+
+def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
+    frame, ddf = data
+    y, score = frame["y"].to_numpy(), frame["score"].to_numpy()
+    lazy, expected, tolerances = [], [], []
+    # the three paths of the ranking job without weights (one shuffle): a forward scan,
+    # a backward scan with a below pass, a curve; every other function and weighting runs
+    # synchronously in test_ranking.py (each kernel is loaded anew in each worker
+    # process, which costs seconds on a busy machine)
+    calls = [
+        ("roc_auc_score", {"max_fpr": 0.3}),
+        ("pr_auc_score", {"method": "interpolated"}),
+        ("roc_curve", {}),
+    ]
+    ranking = [(None, call) for call in calls]
+    for weight, (name, options) in ranking:
+        weights, dask_weights = _weights(frame, ddf, weight)
+        lazy.append(
+            getattr(assay.dask, name)(
+                ddf["y"], ddf["score"], compute=False, sample_weight=dask_weights, **options
+            )
+        )
+        expected.append(getattr(assay, name)(y, score, sample_weight=weights, **options))
+        tolerances.append(FRACTIONAL_WEIGHTS_RTOL if weight else 0.0)
+    for weight in WEIGHTS:
+        weights, dask_weights = _weights(frame, ddf, weight)
+        rtol = FRACTIONAL_WEIGHTS_RTOL if weight == "weight" else 0.0
+        for name in ("confusion_matrix", "matthews_corrcoef"):
+            lazy.append(
+                getattr(assay.dask, name)(
+                    ddf["y"], ddf["predicted"], compute=False, sample_weight=dask_weights
+                )
+            )
+            expected.append(
+                getattr(assay, name)(y, frame["predicted"].to_numpy(), sample_weight=weights)
+            )
+            tolerances.append(rtol)
+        lazy.append(
+            assay.dask.r2_score(
+                ddf["target"], ddf["estimate"], compute=False, sample_weight=dask_weights
+            )
+        )
+        expected.append(
+            assay.r2_score(
+                frame["target"].to_numpy(), frame["estimate"].to_numpy(), sample_weight=weights
+            )
+        )
+        tolerances.append(REGRESSION_RTOL)
+    with dask_client.as_current():
+        values = dask.compute(*lazy, scheduler=dask_client.get)
+    for value, want, rtol in zip(values, expected, tolerances, strict=True):
+        if not isinstance(want, tuple):  # a curve is a tuple of arrays; the rest one value
+            value, want = (value,), (want,)
+        for got_part, want_part in zip(value, want, strict=True):
+            if rtol == 0.0:
+                assert np.array_equal(got_part, want_part)
+            else:
+                np.testing.assert_allclose(got_part, want_part, rtol=rtol, atol=0)
+
+
+def test_an_error_on_a_worker_names_the_partition(data, dask_client):
+    frame, _ = data
+    bad = frame.copy()
+    bad.loc[sum(PARTITION_SIZES[:6]) + 5, "score"] = np.nan  # in partition 6
+    ddf = partitioned(bad)
+    message = "In partition 6 of 7: `y_score` contains 1 NaN values; scores must be finite."
+    with dask_client.as_current(), dask.config.set(scheduler=dask_client.get):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            assay.dask.roc_auc_score(ddf["y"], ddf["score"])
