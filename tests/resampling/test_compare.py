@@ -150,6 +150,25 @@ def test_paired_replicates_of_model_a_are_not_claimed_alone_otherwise(keywords):
     assert not replicates.a_alone
 
 
+@pytest.mark.parametrize(
+    "dtypes", [(np.int64,) * 3, (bool, bool, bool), (np.int8, np.int64, np.uint8)]
+)
+def test_joint_codes_of_small_integer_labels_are_those_of_np_unique(dtypes):
+    # The lookup-table coding must give the labels and joint codes of np.unique over the
+    # three arrays (which sorts 3n values), negative labels and mixed dtypes included.
+    rng = np.random.default_rng(21)
+    low = 0 if bool in dtypes or np.uint8 in dtypes else -3
+    high = 2 if bool in dtypes else 5
+    truth, a, b = (rng.integers(low, high, 300).astype(dtype) for dtype in dtypes)
+    labels, codes = np.unique(np.concatenate([truth, a, b]), return_inverse=True)
+    k = labels.shape[0]
+    expected = (codes[:300] * k + codes[300:600]) * k + codes[600:]
+    found_labels, found = _plans._small_integer_codes(truth, a, b)
+    np.testing.assert_array_equal(found_labels, labels)
+    assert found_labels.dtype == labels.dtype
+    np.testing.assert_array_equal(found, expected)
+
+
 def test_label_permutation_replicates_equal_a_naive_recomputation():
     y, s, _ = two_models(n=200, tied=True)
     result = assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=6, rng=11)
