@@ -320,7 +320,8 @@ def report(
             f"{labels[:10]}."
         )
     positive = _positive_label(labels, pos_label, target)
-    y_true = (table[target] == positive).astype(np.int64)
+    # labels and predictions as 0/1 bytes: one byte a row each, whatever the columns
+    y_true = (table[target] == positive).astype(np.int8)
     sample_weight = None if weight is None else _float_column(table[weight], weight)
     groups = None if group is None else table[group]
     y_scores = {name: _float_column(table[name], name) for name in score_names}
@@ -334,13 +335,16 @@ def report(
                     f"column {pred_names[index]!r} holds labels {unknown} that are not "
                     f"labels of {target!r} ({labels})."
                 )
-            y_preds[name] = (column == positive).astype(np.int64)
+            y_preds[name] = (column == positive).astype(np.int8)
         else:
-            y_preds[name] = (y_scores[name] >= threshold).astype(np.int64)
+            y_preds[name] = (y_scores[name] >= threshold).astype(np.int8)
 
-    weights = np.ones(n_rows) if sample_weight is None else sample_weight
-    positive_weight = float(weights[y_true == 1].sum())
-    total_weight = float(weights.sum())
+    if sample_weight is None:
+        positive_weight = float(np.count_nonzero(y_true))
+        total_weight = float(n_rows)
+    else:
+        positive_weight = float(sample_weight[y_true == 1].sum())
+        total_weight = float(sample_weight.sum())
     majority = 1 if positive_weight >= total_weight - positive_weight else 0
     summary = DataSummary(
         source=source,
@@ -442,7 +446,7 @@ def _baseline(
     """The metrics of the majority-class predictor (a constant prediction and score)."""
     import assay
 
-    constant_pred = np.full(len(y_true), majority, dtype=np.int64)
+    constant_pred = np.full(len(y_true), majority, dtype=np.int8)
     constant_score = np.zeros(len(y_true))
     values = {"roc_auc": float(assay.roc_auc_score(y_true, constant_score, **common))}
     values.update(_ranking_metrics(y_true, constant_score, common))
