@@ -1,4 +1,8 @@
-"""``assay.report``: every number comes from one call of a public assay function."""
+"""``assay.report``: every number comes from one call of a public assay function.
+
+(Or is that call's number: a model's ROC AUC bootstrap interval is made from the replicates
+its paired comparison drew when they are those the bootstrap of the model alone draws.)
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -17,7 +21,7 @@ import numpy as np
 from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
-from assay.metrics._registry import resolve_metric_call
+from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
 from assay.reports._result import (
     DataSummary,
     MetricRow,
@@ -27,8 +31,6 @@ from assay.reports._result import (
     Settings,
     TestRow,
 )
-from assay.resampling._bootstrap import bootstrap_result
-from assay.resampling._compare import paired_comparison
 
 # How many of the first rows with a missing value an error message lists.
 _SHOWN_ROWS = 5
@@ -376,8 +378,8 @@ def report(
     if len(score_names) > 1:
         steps("paired bootstrap of ROC AUC")
     with caught.about("paired tests"):
-        auc_pairs = _auc_comparisons(score_names, y_true, y_scores, resampled)
-    auc_replicates = _shared_replicates(score_names, auc_pairs)
+        auc_pairs = auc_comparisons(score_names, y_true, y_scores, resampled)
+    auc_replicates = shared_replicates(score_names, auc_pairs)
     models = []
     for index, name in enumerate(score_names):
         steps(f"model {name!r}")
@@ -456,69 +458,6 @@ def _baseline(
     return values
 
 
-def _auc_comparisons(
-    names: list[str], y_true: np.ndarray, y_scores: dict[str, np.ndarray], resampled: dict
-) -> dict[tuple[str, str], tuple[Any, Any]]:
-    """The paired bootstrap of ROC AUC of every pair: ``compare``'s result, and both
-    models' replicates."""
-    import assay
-
-    return {
-        (a, b): paired_comparison(
-            assay.roc_auc_score, y_true, y_scores[a], y_scores[b], **resampled
-        )
-        for a, b in combinations(names, 2)
-    }
-
-
-def _shared_replicates(
-    names: list[str], comparisons: dict[tuple[str, str], tuple[Any, Any]]
-) -> dict[str, tuple[float, np.ndarray]]:
-    """The ROC AUC replicates of the models that a paired bootstrap drew already.
-
-    A paired bootstrap draws model A's replicates exactly as ``bootstrap`` of model A
-    alone with the same seed (when its rows are unweighted, unclustered and its scores
-    untied: ``a_alone``); each model but the last is model A of the pair with the next
-    model, whose replicates then serve its bootstrap interval.
-    """
-    shared = {}
-    for first, second in pairwise(names):
-        result, replicates = comparisons[(first, second)]
-        if replicates is not None and replicates.a_alone:
-            shared[first] = (result.estimate_a, replicates.values_a)
-    return shared
-
-
-def _auc_bootstrap(
-    y_true: np.ndarray,
-    score: np.ndarray,
-    shared: tuple[float, np.ndarray] | None,
-    resampled: dict,
-) -> Any:
-    """``bootstrap(roc_auc_score, ...)``: from the estimate and replicates of a paired
-    bootstrap (the same values, one pass fewer) or drawn here."""
-    import assay
-
-    if shared is None:
-        return assay.bootstrap(assay.roc_auc_score, y_true, score, **resampled)
-    estimate, replicates = shared
-    declaration, function, name, keywords = resolve_metric_call(assay.roc_auc_score, {})
-    return bootstrap_result(
-        replicates,
-        estimate,
-        declaration=declaration,
-        function=function,
-        name=name,
-        metric_kwargs=keywords,
-        method="percentile",
-        confidence_level=resampled["confidence_level"],
-        jackknife=None,
-        n_resamples=resampled["n_resamples"],
-        seed=resampled["rng"],
-        stacklevel=3,
-    )
-
-
 def _model(
     name: str,
     prediction: str,
@@ -535,7 +474,7 @@ def _model(
     import assay
 
     delong = assay.auc_ci(y_true, score, confidence_level=confidence_level, **common)
-    booted = _auc_bootstrap(y_true, score, auc_replicates, resampled)
+    booted = auc_bootstrap(y_true, score, auc_replicates, resampled)
     rows = [
         MetricRow(
             "roc_auc",
