@@ -362,3 +362,35 @@ def test_progress_lines_on_standard_error(data, capsys) -> None:
         assert line in error
     assay.report(data, target="y", scores="a", n_resamples=5, rng=SEED)
     assert capsys.readouterr().err == ""
+
+
+def test_roc_auc_bootstrap_of_a_model_reuses_its_paired_replicates(data, monkeypatch) -> None:
+    # A paired bootstrap draws model A's replicates as the bootstrap of A alone does:
+    # with untied scores only the last model is bootstrapped on its own, and every row
+    # still equals the public function's (test_ranking_rows_are_the_functions).
+    calls = []
+    public = assay.bootstrap
+
+    def counted(metric, *args, **kwargs):
+        calls.append(getattr(metric, "__name__", metric))
+        return public(metric, *args, **kwargs)
+
+    monkeypatch.setattr(assay, "bootstrap", counted)
+    result = assay.report(data, target="y", scores=list(MODELS), n_resamples=N_RESAMPLES, rng=SEED)
+    assert calls.count("roc_auc_score") == 1
+    for name in MODELS:
+        direct = public(
+            assay.roc_auc_score, data["y"], data[name], n_resamples=N_RESAMPLES, rng=SEED
+        )
+        assert result.model(name).row("roc_auc_bootstrap").interval == _interval(direct)
+
+
+def test_roc_auc_bootstrap_of_tied_scores_is_drawn_on_its_own(data) -> None:
+    # Tied scores lay the rows out differently alone than in a pair: the model is
+    # bootstrapped on its own, and its row is still the public function's.
+    tied = dict(data, a=np.round(data["a"], 1))
+    result = assay.report(tied, target="y", scores=["a", "b"], n_resamples=N_RESAMPLES, rng=SEED)
+    direct = assay.bootstrap(
+        assay.roc_auc_score, tied["y"], tied["a"], n_resamples=N_RESAMPLES, rng=SEED
+    )
+    assert result.model("a").row("roc_auc_bootstrap").interval == _interval(direct)

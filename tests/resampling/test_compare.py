@@ -12,11 +12,13 @@ import pytest
 
 import assay
 import assay.reference as reference
-from assay._kernels import resample, streaming
+from assay._kernels import paired, resample, streaming
 from assay._kernels._rng import shuffle, stream
+from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.datasets import binormal_scores
 from assay.resampling import _plans
+from assay.resampling._compare import paired_comparison
 
 FLOAT_RTOL = 1e-12
 
@@ -58,6 +60,113 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
             plan.b.is_positive.astype(int), scores_b, sample_weight=weights_b
         )
         assert out_b[r] == pytest.approx(expected_b, rel=FLOAT_RTOL)
+
+
+@pytest.mark.parametrize(
+    ("weighted", "scheme", "clustered"),
+    [
+        (False, resample.MULTINOMIAL, False),
+        (False, resample.STRATIFIED, False),
+        (False, resample.POISSON, False),
+        (True, resample.MULTINOMIAL, False),
+        (True, resample.POISSON, False),
+        (False, resample.MULTINOMIAL, True),
+    ],
+)
+def test_paired_bootstrap_in_lanes_equals_the_one_by_one_kernel(weighted, scheme, clustered):
+    # Eight replicates folded together in B's order (counts kept as bytes) must give the
+    # values of the kernel that folds one replicate at a time from int64 counts, bit for
+    # bit; 21 replicates leave a last batch of five lanes.
+    y, a, b = two_models(n=6000, tied=True)
+    w = np.random.default_rng(5).integers(0, 3, y.shape[0]).astype(float) if weighted else None
+    groups = np.random.default_rng(6).integers(0, 40, y.shape[0]) if clustered else None
+    plan = _plans.paired_stream_plan(
+        y, a, b, pos_label=None, sample_weight=w, clusters=_plans.cluster_codes(groups, 6000),
+        keyed=scheme == resample.POISSON,
+    )  # fmt: skip
+    for options in (RocAuc(1.0), AveragePrecision()):  # scans folded in one pass
+        expected = np.empty(21), np.empty(21)
+        found = np.empty(21), np.empty(21)
+        draw = resample.Draw(scheme, np.uint64(78), 3)
+        arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, draw)
+        streaming.paired_bootstrap_ranking(*arguments, *expected, 2)
+        paired.paired_bootstrap_lanes(*arguments, *found, 2)
+        np.testing.assert_array_equal(found[0], expected[0])
+        np.testing.assert_array_equal(found[1], expected[1])
+
+
+def test_paired_bootstrap_in_lanes_redoes_a_count_too_large_for_a_byte():
+    # 2000 alike rows (both scores and the class equal) draw one Poisson(2000) count
+    # together: far above 255, so those replicates are redone with int64 counts.
+    y, a, b = two_models(n=3000)
+    y[:2000], a[:2000], b[:2000] = 1, 0.25, -0.5
+    plan = _plans.paired_stream_plan(
+        y, a, b, pos_label=None, sample_weight=None, clusters=None, keyed=True
+    )
+    expected = np.empty(10), np.empty(10)
+    found = np.empty(10), np.empty(10)
+    draw = resample.Draw(resample.POISSON, np.uint64(79), 0)
+    arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(1.0), draw)
+    streaming.paired_bootstrap_ranking(*arguments, *expected, 2)
+    paired.paired_bootstrap_lanes(*arguments, *found, 2)
+    _, counts = streaming.traced_replicate(plan.a, plan.clusters, RocAuc(1.0), draw)
+    assert counts.max() > 255
+    np.testing.assert_array_equal(found[0], expected[0])
+    np.testing.assert_array_equal(found[1], expected[1])
+
+
+@pytest.mark.parametrize("stratify", [False, True])
+def test_paired_replicates_of_model_a_are_its_bootstrap_alone(stratify):
+    # Untied, unweighted scores: model A's paired replicates are bit for bit those of
+    # `bootstrap` of A alone with the same seed (what `assay.report` relies on).
+    y, a, b = two_models(n=5000)
+    result, replicates = paired_comparison(
+        assay.roc_auc_score, y, a, b, n_resamples=40, rng=12, stratify=stratify
+    )
+    alone = assay.bootstrap(assay.roc_auc_score, y, a, n_resamples=40, rng=12, stratify=stratify)
+    assert replicates.a_alone
+    np.testing.assert_array_equal(replicates.values_a, alone.bootstrap_distribution)
+    assert result.estimate_a == alone.estimate
+    public = assay.compare(assay.roc_auc_score, y, a, b, n_resamples=40, rng=12, stratify=stratify)
+    assert result.confidence_interval == public.confidence_interval
+    assert result.pvalue == public.pvalue
+    np.testing.assert_array_equal(result.resampled_differences, public.resampled_differences)
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [{"tied": True}, {"weighted": True}, {"clustered": True}, {"resampling": "poisson"}],
+)
+def test_paired_replicates_of_model_a_are_not_claimed_alone_otherwise(keywords):
+    y, a, b = two_models(n=500, tied=keywords.get("tied", False))
+    options = {"resampling": keywords.get("resampling", "multinomial")}
+    if keywords.get("weighted"):
+        options["sample_weight"] = np.random.default_rng(3).integers(1, 3, 500).astype(float)
+    if keywords.get("clustered"):
+        options["groups"] = np.random.default_rng(4).integers(0, 50, 500)
+    _, replicates = paired_comparison(
+        assay.roc_auc_score, y, a, b, n_resamples=8, rng=12, **options
+    )
+    assert not replicates.a_alone
+
+
+@pytest.mark.parametrize(
+    "dtypes", [(np.int64,) * 3, (bool, bool, bool), (np.int8, np.int64, np.uint8)]
+)
+def test_joint_codes_of_small_integer_labels_are_those_of_np_unique(dtypes):
+    # The lookup-table coding must give the labels and joint codes of np.unique over the
+    # three arrays (which sorts 3n values), negative labels and mixed dtypes included.
+    rng = np.random.default_rng(21)
+    low = 0 if bool in dtypes or np.uint8 in dtypes else -3
+    high = 2 if bool in dtypes else 5
+    truth, a, b = (rng.integers(low, high, 300).astype(dtype) for dtype in dtypes)
+    labels, codes = np.unique(np.concatenate([truth, a, b]), return_inverse=True)
+    k = labels.shape[0]
+    expected = (codes[:300] * k + codes[300:600]) * k + codes[600:]
+    found_labels, found = _plans._small_integer_codes(truth, a, b)
+    np.testing.assert_array_equal(found_labels, labels)
+    assert found_labels.dtype == labels.dtype
+    np.testing.assert_array_equal(found, expected)
 
 
 def test_label_permutation_replicates_equal_a_naive_recomputation():

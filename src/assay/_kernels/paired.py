@@ -1,6 +1,11 @@
 """Paired comparisons and permutation tests, on once-sorted data (ARCHITECTURE rules 3-5).
 
-(The paired bootstrap of two ranking models streams: :mod:`assay._kernels.streaming`.)
+Paired bootstrap of two ranking models, eight replicates at a time
+    Each replicate is streamed over model A's order exactly as
+    :func:`assay._kernels.streaming.paired_bootstrap_ranking` streams it, and its counts
+    are kept as bytes, eight replicates side by side per row; model B then folds the
+    eight replicates together in its own order, one 64-bit read per row for all eight
+    (a random read into n bytes per replicate instead of n int64 words).
 Paired permutation of two ranking models
     Under the null hypothesis the two models' scores of a row are exchangeable: a
     replicate swaps them row by row with probability 1/2.  Both models' scores are sorted
@@ -27,8 +32,27 @@ from numba import prange
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.pieces import scan
+from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
+from assay._kernels.streaming import (
+    _BLOCK,
+    _buffers,
+    _class_counts,
+    _Classes,
+    _draw_uniform,
+    _finish,
+    _fold,
+    _poisson_counts,
+    _rows_replicate,
+    _start,
+    _sums,
+    _take,
+    stratified_block,
+)
 
 _ONE = np.uint64(1)
+LANES = 8  # replicates whose counts share one 64-bit word per row
+_SATURATED = 255  # a count kept as a byte; this or more: the replicate is redone in int64
+_BYTE = np.uint64(0xFF)
 
 
 class SwapEntries(NamedTuple):
@@ -200,3 +224,130 @@ def permutations(seed, first_replicate, out, n_workers):
             for i in range(row.shape[0]):
                 row[i] = i
             shuffle(row, stream(seed, np.uint64(first_replicate + r)))
+
+
+@jit
+def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
+                    lane):  # fmt: skip
+    """Model A's replicate over atoms of one row each, its counts kept as bytes.
+
+    The draws and the fold are those of :func:`assay._kernels.streaming._rows_replicate`
+    (the same counts in the same order, the same value); atom ``k``'s count goes to
+    ``lanes[k * LANES + lane]``, capped at ``_SATURATED``.  Returns ``(value,
+    saturated)``: a saturated replicate's bytes are not its counts.
+    """
+    n = atoms.is_positive.shape[0]
+    is_positive = atoms.is_positive
+    context, scan_state = _start(options, not atoms.weighted, sums)
+    replicate_state = state
+    draws = n
+    clustered = clusters.n_clusters > 0
+    if clustered:
+        state = _rows_multinomial(clusters.n_clusters, buffers.cluster_counts, state)
+    remaining_atoms = n
+    stratified = (classes.n_positive, classes.n_negative, classes.n_positive, classes.n_negative)
+    saturated = False
+    for start in range(0, n, _BLOCK):
+        end = min(start + _BLOCK, n)
+        size = end - start
+        counts = buffers.counts[:size]
+        counts[:] = 0
+        if clustered:
+            for k in range(start, end):
+                counts[k - start] = buffers.cluster_counts[clusters.cluster_of_atom[k]]
+        elif scheme == POISSON:
+            _poisson_counts(atoms, start, counts, replicate_state)
+        elif scheme == MULTINOMIAL:
+            block_total, state = _take(draws, size, remaining_atoms, state)
+            state = _draw_uniform(counts, size, block_total, state)
+            draws -= block_total
+            remaining_atoms -= size
+        else:  # STRATIFIED
+            stratified, state = stratified_block(
+                is_positive, start, counts, classes.block_positives[start // _BLOCK],
+                buffers.positive, buffers.negative, stratified, state,
+            )  # fmt: skip
+        for offset in range(size):
+            count = counts[offset]
+            saturated |= count >= _SATURATED
+            lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
+        scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
+                           sums, False)  # fmt: skip
+    return _finish(options, context, scan_state, sums, False), saturated
+
+
+@jit_parallel
+def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
+                           n_workers):  # fmt: skip
+    """:func:`assay._kernels.streaming.paired_bootstrap_ranking` (the same values),
+    eight replicates at a time, for scans that fold in one pass (``scan_records`` False).
+
+    ``a``, ``b``: :class:`~assay._kernels.streaming.RowAtoms` of the same rows (one row
+    per atom), each in its own merged order; ``a_position_of_b[k]``: the position in A's
+    order of B's atom ``k``; ``clusters`` in A's order.  Each worker takes batches of
+    eight consecutive replicates: A's replicates are streamed one by one, their counts
+    stored as bytes side by side per row; B folds the batch in its own order, reading
+    each row's eight counts as one 64-bit word.  A replicate with a count of 255 or more
+    (never for n < 255 rows) is redone with int64 counts.
+    """
+    n = a.is_positive.shape[0]
+    n_positive, n_negative, block_positives = _class_counts(a)
+    count = out_a.shape[0]
+    n_batches = (count + LANES - 1) // LANES
+    for worker in prange(n_workers):
+        classes = _Classes(n_positive, n_negative, block_positives)
+        buffers = _buffers(a, clusters.n_clusters)
+        sums_a = _sums(0)
+        lanes = np.zeros(n * LANES, dtype=np.uint8)
+        words = lanes.view(np.uint64)
+        gathered = np.empty(_BLOCK, dtype=np.uint64)
+        block = np.empty(_BLOCK, dtype=np.int64)
+        sums_b = [_sums(0) for _ in range(LANES)]
+        context, empty_state = _start(options, not b.weighted, sums_a)
+        states_b = [empty_state for _ in range(LANES)]
+        saturated = np.zeros(LANES, dtype=np.bool_)
+        full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
+        for batch in range(worker, n_batches, n_workers):
+            first = batch * LANES
+            width = min(LANES, count - first)
+            for lane in range(width):
+                state = stream(draw.seed, np.uint64(draw.first_replicate + first + lane))
+                value, saturated_lane = _lane_replicate(
+                    a, clusters, options, draw.scheme, classes, state, buffers, sums_a,
+                    lanes, lane,
+                )  # fmt: skip
+                out_a[first + lane] = value
+                saturated[lane] = saturated_lane
+                context, start_state = _start(options, not b.weighted, sums_b[lane])
+                states_b[lane] = start_state
+            for start in range(0, n, _BLOCK):
+                size = min(_BLOCK, n - start)
+                for offset in range(size):
+                    gathered[offset] = words[a_position_of_b[start + offset]]
+                for lane in range(width):
+                    if saturated[lane]:
+                        continue
+                    shift = np.uint64(8 * lane)
+                    for offset in range(size):
+                        block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
+                    folded = _fold(b, b.weighted, start, block[:size], options, context,
+                                   states_b[lane], sums_b[lane], False)  # fmt: skip
+                    states_b[lane] = folded
+            for lane in range(width):
+                r = first + lane
+                if not saturated[lane]:
+                    out_b[r] = _finish(options, context, states_b[lane], sums_b[lane], False)
+                    continue
+                if full.shape[0] == 0:
+                    full = np.zeros(n, dtype=np.int64)
+                state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+                _rows_replicate(a, clusters, options, draw.scheme, classes, state, buffers,
+                                sums_a, False, full)  # fmt: skip
+                context, scan_state = _start(options, not b.weighted, sums_b[0])
+                for start in range(0, n, _BLOCK):
+                    size = min(_BLOCK, n - start)
+                    for offset in range(size):
+                        block[offset] = full[a_position_of_b[start + offset]]
+                    scan_state = _fold(b, b.weighted, start, block[:size], options, context,
+                                       scan_state, sums_b[0], False)  # fmt: skip
+                out_b[r] = _finish(options, context, scan_state, sums_b[0], False)

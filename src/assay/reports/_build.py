@@ -1,13 +1,14 @@
-"""``assay.report``: every number comes from one call of a public assay function."""
+"""``assay.report``: every number comes from one call of a public assay function.
+
+(Or is that call's number: a model's ROC AUC bootstrap interval is made from the replicates
+its paired comparison drew when they are those the bootstrap of the model alone draws.)
+"""
 
 from __future__ import annotations
 
 import math
 import os
-import sys
-import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -18,6 +19,8 @@ from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
 from assay.reports._curves import with_curves
+from assay.reports._progress import Steps, Warnings
+from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
 from assay.reports._result import (
     DataSummary,
     MetricRow,
@@ -159,40 +162,6 @@ def _cost(cost: Any) -> tuple[tuple[float, float], tuple[float, float]] | None:
     )
 
 
-class _Warnings:
-    """The warnings of the called functions, each shown once (with a count) at the user's line."""
-
-    def __init__(self) -> None:
-        self.seen: dict[tuple[type[Warning], str], int] = {}
-
-    @contextmanager
-    def about(self, what: str) -> Iterator[None]:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            yield
-        for warning in caught:
-            key = (warning.category, f"{what}: {warning.message}")
-            self.seen[key] = self.seen.get(key, 0) + 1
-
-    def emit(self) -> None:
-        """Warn from ``report``'s caller (stacklevel: here, ``report``, its caller)."""
-        for (category, text), count in self.seen.items():
-            suffix = f" (seen {count} times)" if count > 1 else ""
-            warnings.warn(text + suffix, category, stacklevel=3)
-
-
-class _Steps:
-    """One line on standard error before each long step (``progress=True``)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str) -> None:
-        if self.enabled:
-            sys.stderr.write(f"report: {text}\n")
-            sys.stderr.flush()
-
-
 def report(
     data: Any,
     *,
@@ -304,7 +273,7 @@ def report(
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     seed = resolve_seed(rng)
-    steps = _Steps(progress)
+    steps = Steps(progress)
 
     named = [target, *score_names, *pred_names, weight, group]
     columns = list(dict.fromkeys(name for name in named if name is not None))
@@ -319,7 +288,8 @@ def report(
             f"{labels[:10]}."
         )
     positive = _positive_label(labels, pos_label, target)
-    y_true = (table[target] == positive).astype(np.int64)
+    # labels and predictions as 0/1 bytes: one byte a row each, whatever the columns
+    y_true = (table[target] == positive).astype(np.int8)
     sample_weight = None if weight is None else _float_column(table[weight], weight)
     groups = None if group is None else table[group]
     y_scores = {name: _float_column(table[name], name) for name in score_names}
@@ -333,13 +303,16 @@ def report(
                     f"column {pred_names[index]!r} holds labels {unknown} that are not "
                     f"labels of {target!r} ({labels})."
                 )
-            y_preds[name] = (column == positive).astype(np.int64)
+            y_preds[name] = (column == positive).astype(np.int8)
         else:
-            y_preds[name] = (y_scores[name] >= threshold).astype(np.int64)
+            y_preds[name] = (y_scores[name] >= threshold).astype(np.int8)
 
-    weights = np.ones(n_rows) if sample_weight is None else sample_weight
-    positive_weight = float(weights[y_true == 1].sum())
-    total_weight = float(weights.sum())
+    if sample_weight is None:
+        positive_weight = float(np.count_nonzero(y_true))
+        total_weight = float(n_rows)
+    else:
+        positive_weight = float(sample_weight[y_true == 1].sum())
+        total_weight = float(sample_weight.sum())
     majority = 1 if positive_weight >= total_weight - positive_weight else 0
     summary = DataSummary(
         source=source,
@@ -365,9 +338,14 @@ def report(
         "rng": seed,
         "progress": progress,
     }
-    caught = _Warnings()
+    caught = Warnings()
     with caught.about("majority-class baseline"):
         baseline = _baseline(y_true, majority, cost_matrix, common)
+    if len(score_names) > 1:
+        steps("paired bootstrap of ROC AUC")
+    with caught.about("paired tests"):
+        auc_pairs = auc_comparisons(score_names, y_true, y_scores, resampled)
+    auc_replicates = shared_replicates(score_names, auc_pairs)
     models = []
     for index, name in enumerate(score_names):
         steps(f"model {name!r}")
@@ -385,11 +363,14 @@ def report(
                     common,
                     resampled,
                     baseline,
+                    auc_replicates.get(name),
                 )
             )
     steps("paired tests")
     with caught.about("paired tests"):
-        pairs = _pairs(score_names, y_true, y_scores, y_preds, confidence_level, common, resampled)
+        pairs = _pairs(
+            score_names, y_true, y_scores, y_preds, confidence_level, common, resampled, auc_pairs
+        )
     steps("curves")
     with caught.about("curves"):
         curved, notes = with_curves(tuple(models), y_true, y_scores, summary, settings)
@@ -436,7 +417,7 @@ def _baseline(
     """The metrics of the majority-class predictor (a constant prediction and score)."""
     import assay
 
-    constant_pred = np.full(len(y_true), majority, dtype=np.int64)
+    constant_pred = np.full(len(y_true), majority, dtype=np.int8)
     constant_score = np.zeros(len(y_true))
     values = {"roc_auc": float(assay.roc_auc_score(y_true, constant_score, **common))}
     values.update(_ranking_metrics(y_true, constant_score, common))
@@ -457,11 +438,12 @@ def _model(
     common: dict,
     resampled: dict,
     baseline: dict[str, float],
+    auc_replicates: tuple[float, np.ndarray] | None,
 ) -> ModelReport:
     import assay
 
     delong = assay.auc_ci(y_true, score, confidence_level=confidence_level, **common)
-    booted = assay.bootstrap(assay.roc_auc_score, y_true, score, **resampled)
+    booted = auc_bootstrap(y_true, score, auc_replicates, resampled)
     rows = [
         MetricRow(
             "roc_auc",
@@ -540,6 +522,7 @@ def _pairs(
     confidence_level: float,
     common: dict[str, Any],
     resampled: dict[str, Any],
+    auc_pairs: dict[tuple[str, str], tuple[Any, Any]],
 ) -> tuple[PairReport, ...]:
     import assay
 
@@ -555,7 +538,7 @@ def _pairs(
             rows.append(
                 _test_row("mcnemar", "accuracy difference, McNemar's test", test, test.method)
             )
-        auc = assay.compare(assay.roc_auc_score, y_true, y_scores[a], y_scores[b], **resampled)
+        auc = auc_pairs[(a, b)][0]
         f1 = assay.compare(
             assay.f1_score, y_true, y_preds[a], y_preds[b], zero_division=np.nan, **resampled
         )

@@ -471,6 +471,41 @@ def bootstrap(
             jackknife = _rows_jackknife(
                 function, y_true, y_pred, weights, options, plan_rows, seed
             )
+    return bootstrap_result(
+        distribution,
+        estimate,
+        declaration=declaration,
+        function=function,
+        name=name,
+        metric_kwargs=metric_kwargs,
+        method=method,
+        confidence_level=confidence_level,
+        jackknife=jackknife,
+        n_resamples=n_resamples,
+        seed=seed,
+        stacklevel=4,
+    )
+
+
+def bootstrap_result(
+    distribution: np.ndarray,
+    estimate: float,
+    *,
+    declaration: MetricDeclaration | None,
+    function: Callable[..., Any],
+    name: str,
+    metric_kwargs: dict[str, Any],
+    method: str,
+    confidence_level: float,
+    jackknife: tuple[np.ndarray, np.ndarray] | None,
+    n_resamples: int,
+    seed: int,
+    stacklevel: int,
+) -> BootstrapResult:
+    """The result of :func:`bootstrap` from its replicates: the one place it is made
+    (also from replicates drawn elsewhere with the same draws, as ``assay.report``
+    takes a model's from its paired comparison).  ``stacklevel`` is passed on to
+    :func:`bootstrap_summary`: 3 points at the caller of this function."""
     summary = bootstrap_summary(
         distribution,
         estimate,
@@ -478,7 +513,7 @@ def bootstrap(
         confidence_level=confidence_level,
         jackknife_values=None if jackknife is None else jackknife[0],
         jackknife_counts=None if jackknife is None else jackknife[1],
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     # the basic interval 2 * estimate - q can leave the metric's range (an AUC above 1);
     # percentile and BCa intervals are quantiles of replicates, inside it already

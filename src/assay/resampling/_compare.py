@@ -42,7 +42,7 @@ from assay.resampling._paired_permutation import (
     exact_permutation_differences,
     permutation_values,
 )
-from assay.resampling._paired_replicates import paired_distribution
+from assay.resampling._paired_replicates import PairedReplicates, paired_distribution
 from assay.resampling._plans import (
     call_metric,
     check_predicted_labels,
@@ -56,7 +56,7 @@ from assay.resampling._resampling import (
     resolve_seed,
 )
 
-__all__ = ["compare"]
+__all__ = ["compare", "paired_comparison"]
 
 
 def compare(
@@ -259,6 +259,53 @@ def compare(
     >>> result.interval, bool(low > 0 or high < 0)
     ('basic', True)
     """
+    return paired_comparison(
+        metric,
+        y_true,
+        pred_a,
+        pred_b,
+        method=method,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        interval=interval,
+        stratify=stratify,
+        groups=groups,
+        resampling=resampling,
+        sample_weight=sample_weight,
+        rng=rng,
+        progress=progress,
+        stacklevel=3,
+        **metric_kwargs,
+    )[0]
+
+
+def paired_comparison(
+    metric: Any,
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    method: str = "bootstrap",
+    n_resamples: int | None = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    interval: str = "basic",
+    stratify: bool = False,
+    groups: Any = None,
+    resampling: str = "multinomial",
+    sample_weight: Any = None,
+    rng: Any = None,
+    progress: bool = False,
+    stacklevel: int = 2,
+    **metric_kwargs: Any,
+) -> tuple[ComparisonResult, PairedReplicates | None]:
+    """:func:`compare`, and both models' replicates (None for exact enumeration).
+
+    ``assay.report`` takes each model's bootstrap replicates from here instead of
+    bootstrapping every model on its own.  ``stacklevel`` of a warning: 2 points at
+    the caller of this function.
+    """
     declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     check_option(method, "method", ("bootstrap", "permutation"))
     permutation = method == "permutation"
@@ -298,6 +345,7 @@ def compare(
     difference = estimate_a - estimate_b
 
     jackknife: tuple[np.ndarray, np.ndarray] | None = None
+    replicates: PairedReplicates | None = None
     swapped_a, swapped_b = pred_a, pred_b
     if permutation:
         swapped_a, swapped_b = permutation_values(declaration, pred_a, pred_b, sample_weight)
@@ -312,7 +360,7 @@ def compare(
         differences = differences[~np.isnan(differences)]
         n_resamples = differences.shape[0] + n_undefined
     else:
-        values_a, values_b, jackknife = paired_distribution(
+        replicates = paired_distribution(
             declaration,
             function,
             y_true,
@@ -329,7 +377,8 @@ def compare(
             metric_kwargs=metric_kwargs,
             bca=interval == "bca" and not permutation,
         )
-        differences = values_a - values_b
+        jackknife = replicates.jackknife
+        differences = replicates.values_a - replicates.values_b
         if permutation:
             differences, n_undefined = drop_undefined(differences)
     if permutation:
@@ -338,7 +387,7 @@ def compare(
                 f"The difference is undefined in every permutation replicate ({n_undefined}); "
                 "the p-value is NaN.",
                 category=UndefinedMetricWarning,
-                stacklevel=2,
+                stacklevel=stacklevel,
             )
             pvalue = float("nan")
         else:
@@ -347,7 +396,7 @@ def compare(
                     f"The difference was undefined in {n_undefined} of {n_resamples} "
                     "permutation replicates; they are left out.",
                     category=UndefinedMetricWarning,
-                    stacklevel=2,
+                    stacklevel=stacklevel,
                 )
             pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
         interval_found = ConfidenceInterval(float("nan"), float("nan"))
@@ -360,7 +409,7 @@ def compare(
             confidence_level=confidence_level,
             jackknife_values=None if jackknife is None else jackknife[0],
             jackknife_counts=None if jackknife is None else jackknife[1],
-            stacklevel=3,
+            stacklevel=stacklevel + 1,
         )
         interval_found, pvalue = summary_interval_and_pvalue(
             summary,
@@ -373,7 +422,7 @@ def compare(
         differences = summary.bootstrap_distribution
         n_undefined = summary.n_undefined
         interval_used = summary.method
-    return ComparisonResult(
+    result = ComparisonResult(
         estimate_a=estimate_a,
         estimate_b=estimate_b,
         difference=difference,
@@ -389,3 +438,4 @@ def compare(
         metric=name,
         resampled_differences=differences,
     )
+    return result, replicates

@@ -5,7 +5,9 @@ on the same swap of their values (permutation):
 
 ranking metrics of binary scores
     bootstrap: both models sorted once, a replicate streamed over model A's order and
-    folded in B's (:func:`assay._kernels.streaming.paired_bootstrap_ranking`);
+    folded in B's (:func:`assay._kernels.paired.paired_bootstrap_lanes`, eight
+    replicates folded together in B's order, for scans that fold in one pass;
+    :func:`assay._kernels.streaming.paired_bootstrap_ranking` for the others);
     permutation: both models' mid-distribution values sorted together once, a replicate
     walking them with each row's swap bit
     (:func:`assay._kernels.paired.compare_ranking_permutation`);
@@ -24,11 +26,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from assay._kernels import paired, resample, streaming
+from assay._kernels.scans import scan_records
 from assay._validation import as_sample_weight
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
@@ -52,7 +55,19 @@ from assay.resampling._resampling import (
     run_in_chunks,
 )
 
-__all__ = ["paired_distribution"]
+__all__ = ["PairedReplicates", "paired_distribution"]
+
+
+class PairedReplicates(NamedTuple):
+    """Both models' replicates, the jackknife of their difference (BCa), and whether
+    model A's replicates are those :func:`assay.bootstrap` draws for model A alone with
+    the same seed (``a_alone``)."""
+
+    values_a: np.ndarray
+    values_b: np.ndarray
+    jackknife: tuple[np.ndarray, np.ndarray] | None
+    a_alone: bool = False
+
 
 _SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
 
@@ -106,15 +121,23 @@ def _streamed_pairs(
     """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
     folding the same row counts in its own order."""
     workers = n_workers()
+    kernel = (
+        streaming.paired_bootstrap_ranking
+        if scan_records(options)
+        else paired.paired_bootstrap_lanes
+    )
 
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
         draw = resample.Draw(scheme, np.uint64(seed), first)
-        streaming.paired_bootstrap_ranking(
+        kernel(
             plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, draw, out_a, out_b,
             workers,
         )  # fmt: skip
 
     size = chunk_size(n_resamples, 3 * plan.n_atoms, workers)
+    if kernel is paired.paired_bootstrap_lanes:  # whole batches of eight for every worker
+        batches = paired.LANES * workers
+        size = min(n_resamples, max(batches, size - size % batches))
     return _run_pairs(run, n_resamples, size, progress, "bootstrap")
 
 
@@ -265,8 +288,14 @@ def paired_distribution(
     progress: bool,
     metric_kwargs: dict[str, Any],
     bca: bool = False,
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
-    """Both models' replicates, and with ``bca`` the jackknife of their difference."""
+) -> PairedReplicates:
+    """Both models' replicates, and with ``bca`` the jackknife of their difference.
+
+    Model A's replicates of a ranking metric are those of ``bootstrap`` of model A alone
+    (``a_alone``) when both lay the same atoms out and draw them alike: unweighted rows
+    without clusters, no tied scores of A (the single-model plan keeps every row an
+    atom of its own, in the same order), a multinomial or stratified draw.
+    """
     scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     n = len(y_true)
     clusters = cluster_codes(groups, n)
@@ -290,7 +319,14 @@ def paired_distribution(
                 keyed=scheme == resample.POISSON,
             )
             pairs = _streamed_pairs(streamed, options, scheme, seed, n_resamples, progress)
-            return (*pairs, ranking_jackknife(streamed, options, seed) if bca else None)
+            a_alone = (
+                sample_weight is None
+                and clusters is None
+                and scheme != resample.POISSON
+                and not streamed.a.continues.any()
+            )
+            jackknife = ranking_jackknife(streamed, options, seed) if bca else None
+            return PairedReplicates(*pairs, jackknife, a_alone)
         rows = paired_rows_plan(
             y_true,
             pred_a,
@@ -298,7 +334,7 @@ def paired_distribution(
             pos_label=metric_kwargs.get("pos_label"),
             sample_weight=sample_weight,
         )
-        return (*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
+        return PairedReplicates(*_permuted_pairs(rows, options, seed, n_resamples, progress), None)
     options = replicate_options(declaration, function, metric_kwargs)
     if (
         declaration is not None
@@ -318,8 +354,8 @@ def paired_distribution(
             progress,
         )
         if not bca:
-            return (*pairs, None)
-        return (*pairs, cells_jackknife(cells, declaration.from_confusion))
+            return PairedReplicates(*pairs, None)
+        return PairedReplicates(*pairs, cells_jackknife(cells, declaration.from_confusion))
     weights = as_sample_weight(sample_weight, n)
     pairs = _rows_pairs(
         function,
@@ -337,7 +373,7 @@ def paired_distribution(
         progress,
     )
     if not bca:
-        return (*pairs, None)
+        return PairedReplicates(*pairs, None)
     plan = rows_plan(y_true, n, stratify, clusters)
     jackknife = rows_jackknife(function, y_true, pred_a, pred_b, weights, options, plan, seed)
-    return (*pairs, jackknife)
+    return PairedReplicates(*pairs, jackknife)

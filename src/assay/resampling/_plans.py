@@ -336,10 +336,14 @@ class PairedStreamPlan(NamedTuple):
 
 
 def _merged_rows(
-    scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None, rows: np.ndarray
+    scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None, rows: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``rows`` in decreasing score order, with class flags, tie flags and weights."""
-    ordered_rows = rows[descending_order(np.ascontiguousarray(scores[rows]))]
+    """``rows`` (None: every row) in decreasing score order, with class flags, tie flags
+    and weights."""
+    if rows is None:
+        ordered_rows = descending_order(np.ascontiguousarray(scores))
+    else:
+        ordered_rows = rows[descending_order(np.ascontiguousarray(scores[rows]))]
     return (ordered_rows, *_row_flags(scores, positive, weights, ordered_rows))
 
 
@@ -392,11 +396,12 @@ def paired_stream_plan(
     scores_b = as_scores(pred_b, "pred_b")
     n = check_same_length(y_true=positive, pred_a=scores_a, pred_b=scores_b)
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
-    kept = np.arange(n) if weights is None else np.flatnonzero(weights > 0)
+    # the rows of positive weight (None: every row, without an index array)
+    kept = None if weights is None else np.flatnonzero(weights > 0)
     key, repeats = _EMPTY_KEY, _EMPTY_BOOL
     if keyed and weights is None:
         rows_a, a_is_positive, a_continues, a_value, key, repeats = _keyed_rows_of_a(
-            scores_a, scores_b, positive, kept
+            scores_a, scores_b, positive, np.arange(n)
         )
     else:
         rows_a, a_is_positive, a_continues, a_value = _merged_rows(
@@ -404,7 +409,6 @@ def paired_stream_plan(
         )
         if keyed:
             key = rows_a.astype(np.uint64)
-    rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
     position = np.empty(n, dtype=np.int64)
     position[rows_a] = np.arange(rows_a.shape[0])
     cluster_of_atom = _EMPTY_INT
@@ -412,6 +416,8 @@ def paired_stream_plan(
     if clusters is not None:
         cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
         n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
+    del rows_a  # B's sort below needs the memory more
+    rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
     weighted = weights is not None
     return PairedStreamPlan(
         streaming.RowAtoms(a_is_positive, a_continues, a_value, False, weighted, key, repeats),
@@ -462,6 +468,36 @@ def _unit_matrices(
     return np.array(units), resolved
 
 
+# Integer labels spanning at most this many values are coded by a lookup table, not a sort.
+_SMALL_LABEL_RANGE = 256
+
+
+def _small_integer_codes(
+    truth: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The labels of three integer (or boolean) arrays spanning a small range, and each
+    row's joint code ``(t * K + a) * K + b``: what ``np.unique`` of the three gives,
+    without sorting 3n values; None for other arrays."""
+    arrays = (truth, a, b)
+    if not all(x.dtype.kind in "biu" for x in arrays) or truth.shape[0] == 0:
+        return None
+    low = min(int(x.min()) for x in arrays)
+    high = max(int(x.max()) for x in arrays)
+    if high - low >= _SMALL_LABEL_RANGE:
+        return None
+    present = np.zeros(high - low + 1, dtype=bool)
+    for x in arrays:
+        present[np.flatnonzero(np.bincount(x.astype(np.int64) - low))] = True
+    labels = (np.flatnonzero(present) + low).astype(np.result_type(*arrays))
+    lookup = np.cumsum(present) - 1
+    k = labels.shape[0]
+    code = lookup[truth.astype(np.int64) - low] * k
+    code += lookup[a.astype(np.int64) - low]
+    code *= k
+    code += lookup[b.astype(np.int64) - low]
+    return labels, code
+
+
 def joint_cells(
     declaration: MetricDeclaration,
     y_true: Any,
@@ -485,9 +521,14 @@ def joint_cells(
     a = as_1d(pred_a, "pred_a")
     b = as_1d(pred_b, "pred_b")
     n = check_same_length(y_true=truth, pred_a=a, pred_b=b)
-    labels, codes = np.unique(np.concatenate([truth, a, b]), return_inverse=True)
-    k = labels.shape[0]
-    code = (codes[:n] * k + codes[n : 2 * n]) * k + codes[2 * n :]
+    small = _small_integer_codes(truth, a, b)
+    if small is None:
+        labels, codes = np.unique(np.concatenate([truth, a, b]), return_inverse=True)
+        k = labels.shape[0]
+        code = (codes[:n] * k + codes[n : 2 * n]) * k + codes[2 * n :]
+    else:
+        labels, code = small
+        k = labels.shape[0]
     cells = np.bincount(code, minlength=k**3).astype(np.int64)
     present = np.flatnonzero(cells)
     active = present
