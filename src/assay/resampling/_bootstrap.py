@@ -471,6 +471,35 @@ def bootstrap(
             jackknife = _rows_jackknife(
                 function, y_true, y_pred, weights, options, plan_rows, seed
             )
+    return bootstrap_result(
+        distribution,
+        estimate,
+        jackknife,
+        method=method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        seed=seed,
+        name=name,
+        value_range=metric_range(declaration, function, metric_kwargs),
+        stacklevel=4,
+    )
+
+
+def bootstrap_result(
+    distribution: np.ndarray,
+    estimate: float,
+    jackknife: tuple[np.ndarray, np.ndarray] | None,
+    *,
+    method: str,
+    confidence_level: float,
+    n_resamples: int,
+    seed: int,
+    name: str,
+    value_range: tuple[float, float],
+    stacklevel: int,
+) -> BootstrapResult:
+    """The :class:`BootstrapResult` of replicates: interval, standard error and bias
+    (a warning about the replicates points ``stacklevel`` frames up)."""
     summary = bootstrap_summary(
         distribution,
         estimate,
@@ -478,13 +507,11 @@ def bootstrap(
         confidence_level=confidence_level,
         jackknife_values=None if jackknife is None else jackknife[0],
         jackknife_counts=None if jackknife is None else jackknife[1],
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     # the basic interval 2 * estimate - q can leave the metric's range (an AUC above 1);
     # percentile and BCa intervals are quantiles of replicates, inside it already
-    low, high = clip_to_range(
-        *summary.confidence_interval, metric_range(declaration, function, metric_kwargs)
-    )
+    low, high = clip_to_range(*summary.confidence_interval, value_range)
     return BootstrapResult(
         estimate=estimate,
         confidence_interval=ConfidenceInterval(low, high),
