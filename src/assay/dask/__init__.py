@@ -23,6 +23,7 @@ except ImportError as error:  # pragma: no cover - exercised without dask instal
         "`pip install 'assay[dask]'` (dask[dataframe], distributed, pyarrow)."
     ) from error
 
+from assay.dask._bootstrap import bootstrap
 from assay.dask._confusion import confusion_function
 from assay.dask._ranking import (
     average_precision_score,
@@ -62,6 +63,7 @@ __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "bootstrap",
     "cohen_kappa_score",
     "confusion_matrix",
     "equal_error_rate",
