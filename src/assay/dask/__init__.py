@@ -8,7 +8,9 @@ the same rows: bit for bit for counts (no weights, or integer weights), to round
 (1e-12 relative) for fractional weights.  Ranking metrics and curves range-partition
 the rows by score and run the same scans as on one machine
 (:mod:`assay.dask._buckets`); confusion-matrix metrics sum the cells of the
-partitions; regression losses sum per partition.
+partitions; regression losses sum per partition.  :func:`bootstrap` is the Poisson
+bootstrap of the ranking metrics, with the replicates of the single machine
+(:mod:`assay.dask._replicates`).
 
 Needs the extra ``assay[dask]`` (dask[dataframe], distributed, pyarrow).
 """
