@@ -26,6 +26,7 @@ single machine's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -98,11 +99,12 @@ class ReplicatePrefix(NamedTuple):
     above: dict[int, np.ndarray]
     """``(B, 2)``: the weight above the bucket in each replicate."""
 
-    def of(self, replicate: int) -> buckets.Prefix:
-        """The :class:`~assay.dask._buckets.Prefix` of one replicate."""
+    def of(self, replicate: int, held: Iterable[int] = ()) -> buckets.Prefix:
+        """The :class:`~assay.dask._buckets.Prefix` of one replicate, with the weight
+        above the buckets ``held`` (those a task folds) only."""
         total_positive, total_negative = self.totals[replicate]
         context = make_context(total_positive, total_negative, True)
-        above = {bucket: tuple(rows[replicate]) for bucket, rows in self.above.items()}
+        above = {bucket: tuple(self.above[bucket][replicate]) for bucket in held}
         return self.prefix._replace(context=context, above=above)
 
 
@@ -148,7 +150,7 @@ def replicate_summaries(
     summaries: dict[int, list[Any]] = {bucket: [] for bucket in atoms}
     for r in range(prefixes.totals.shape[0]):
         for bucket, summary in buckets.bucket_summaries(
-            drawn.replicate(r), prefixes.of(r), options
+            drawn.replicate(r), prefixes.of(r, atoms), options
         ).items():
             summaries[bucket].append(summary)
     return summaries
@@ -180,7 +182,7 @@ def replicate_states(
     for r in range(prefixes.totals.shape[0]):
         below = None if belows is None else {bucket: b[r] for bucket, b in belows.items()}
         for bucket, state in buckets.bucket_states(
-            drawn.replicate(r), prefixes.of(r), below, options
+            drawn.replicate(r), prefixes.of(r, atoms), below, options
         ).items():
             states[bucket].append(state)
     return states
