@@ -212,3 +212,16 @@ def test_metrics_other_than_ranking_metrics_are_refused(rows, metric):
     message = "`metric` must be a ranking metric of assay (roc_auc_score, average_precision_score"
     with pytest.raises(ValueError, match=re.escape(message)):
         assay.dask.bootstrap(metric, ddf["y"], ddf["score"])
+
+
+@pytest.mark.parametrize(
+    ("metric", "message"),
+    [
+        (functools.partial(assay.pr_auc_score, method="step"), "`method` must be one of"),
+        (functools.partial(assay.equal_error_rate, method="mean"), "`method` must be one of"),
+    ],
+)
+def test_the_metrics_own_options_are_checked(rows, metric, message):
+    ddf = partitioned(rows, SIZES)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        assay.dask.bootstrap(metric, ddf["y"], ddf["score"])
