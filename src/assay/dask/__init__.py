@@ -8,7 +8,9 @@ the same rows: bit for bit for counts (no weights, or integer weights), to round
 (1e-12 relative) for fractional weights.  Ranking metrics and curves range-partition
 the rows by score and run the same scans as on one machine
 (:mod:`assay.dask._buckets`); confusion-matrix metrics sum the cells of the
-partitions; regression losses sum per partition.
+partitions; regression losses sum per partition.  :func:`bootstrap` is the Poisson
+bootstrap of the ranking metrics, with the replicates of the single machine
+(:mod:`assay.dask._replicates`).
 
 Needs the extra ``assay[dask]`` (dask[dataframe], distributed, pyarrow).
 """
@@ -23,6 +25,7 @@ except ImportError as error:  # pragma: no cover - exercised without dask instal
         "`pip install 'assay[dask]'` (dask[dataframe], distributed, pyarrow)."
     ) from error
 
+from assay.dask._bootstrap import bootstrap
 from assay.dask._confusion import confusion_function
 from assay.dask._ranking import (
     average_precision_score,
@@ -62,6 +65,7 @@ __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "bootstrap",
     "cohen_kappa_score",
     "confusion_matrix",
     "equal_error_rate",

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.metrics._registry import resolve_metric_call
+from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import bootstrap_result
 from assay.resampling._compare import paired_comparison
 
@@ -72,14 +72,12 @@ def auc_bootstrap(
     return bootstrap_result(
         replicates,
         estimate,
-        declaration=declaration,
-        function=function,
-        name=name,
-        metric_kwargs=keywords,
+        None,
         method="percentile",
         confidence_level=resampled["confidence_level"],
-        jackknife=None,
         n_resamples=resampled["n_resamples"],
         seed=resampled["rng"],
+        name=name,
+        value_range=metric_range(declaration, function, keywords),
         stacklevel=3,
     )

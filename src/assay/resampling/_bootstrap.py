@@ -474,15 +474,13 @@ def bootstrap(
     return bootstrap_result(
         distribution,
         estimate,
-        declaration=declaration,
-        function=function,
-        name=name,
-        metric_kwargs=metric_kwargs,
+        jackknife,
         method=method,
         confidence_level=confidence_level,
-        jackknife=jackknife,
         n_resamples=n_resamples,
         seed=seed,
+        name=name,
+        value_range=metric_range(declaration, function, metric_kwargs),
         stacklevel=4,
     )
 
@@ -490,22 +488,18 @@ def bootstrap(
 def bootstrap_result(
     distribution: np.ndarray,
     estimate: float,
+    jackknife: tuple[np.ndarray, np.ndarray] | None,
     *,
-    declaration: MetricDeclaration | None,
-    function: Callable[..., Any],
-    name: str,
-    metric_kwargs: dict[str, Any],
     method: str,
     confidence_level: float,
-    jackknife: tuple[np.ndarray, np.ndarray] | None,
     n_resamples: int,
     seed: int,
+    name: str,
+    value_range: tuple[float, float],
     stacklevel: int,
 ) -> BootstrapResult:
-    """The result of :func:`bootstrap` from its replicates: the one place it is made
-    (also from replicates drawn elsewhere with the same draws, as ``assay.report``
-    takes a model's from its paired comparison).  ``stacklevel`` is passed on to
-    :func:`bootstrap_summary`: 3 points at the caller of this function."""
+    """The :class:`BootstrapResult` of replicates: interval, standard error and bias
+    (a warning about the replicates points ``stacklevel`` frames up)."""
     summary = bootstrap_summary(
         distribution,
         estimate,
@@ -517,9 +511,7 @@ def bootstrap_result(
     )
     # the basic interval 2 * estimate - q can leave the metric's range (an AUC above 1);
     # percentile and BCa intervals are quantiles of replicates, inside it already
-    low, high = clip_to_range(
-        *summary.confidence_interval, metric_range(declaration, function, metric_kwargs)
-    )
+    low, high = clip_to_range(*summary.confidence_interval, value_range)
     return BootstrapResult(
         estimate=estimate,
         confidence_interval=ConfidenceInterval(low, high),

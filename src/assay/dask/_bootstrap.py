@@ -1,0 +1,242 @@
+"""``assay.dask.bootstrap``: the Poisson bootstrap of a ranking metric of dask collections."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+from dask.delayed import Delayed, delayed
+
+import dask
+from assay._procedure_checks import check_confidence_level, check_n_resamples
+from assay._results import BootstrapResult
+from assay._validation import check_option, resolve_seed
+from assay.dask import _buckets as buckets
+from assay.dask import _ranking
+from assay.dask import _replicates as replicates
+from assay.dask._graph import RankingJob, ScanValue, ranking_job, scan_graph
+from assay.exceptions import UndefinedMetricWarning
+from assay.metrics._registry import metric_range, resolve_metric_call
+from assay.resampling._bootstrap import bootstrap_result
+
+__all__ = ["bootstrap"]
+
+
+class _ScanCall(NamedTuple):
+    """What a ranking metric's dask function scans, and when it is undefined."""
+
+    needs: str
+    message: str
+    multiclass_hint: str
+
+
+_SCAN_CALLS = {
+    "roc_auc_score": _ScanCall(
+        "both", _ranking._ONE_CLASS.format("ROC AUC"), _ranking.ROC_AUC_MULTICLASS_HINT
+    ),
+    "average_precision_score": _ScanCall(
+        "positive", _ranking._NO_POSITIVES.format("average precision"), ""
+    ),
+    "pr_auc_score": _ScanCall(
+        "positive",
+        _ranking._NO_POSITIVES.format("the area under the precision-recall curve"),
+        "",
+    ),
+    "equal_error_rate": _ScanCall("both", _ranking._ONE_CLASS.format("the equal error rate"), ""),
+}
+
+
+def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
+    """The metric's own checks of its options (those of its dask function)."""
+    arguments = inspect.signature(getattr(_ranking, name)).bind(None, None, **metric_kwargs)
+    if "max_fpr" in metric_kwargs:
+        _ranking._check_max_fpr(metric_kwargs["max_fpr"])
+    if name == "pr_auc_score":
+        check_option(arguments.arguments.get("method", "trapezoid"), "method",
+                     tuple(_ranking.PR_AUC_SCANS))  # fmt: skip
+    if name == "equal_error_rate":
+        check_option(arguments.arguments.get("method", "interpolate"), "method",
+                     _ranking.EER_METHODS)  # fmt: skip
+
+
+def _replicates_graph(job: RankingJob, options: Any, seed: int, n_resamples: int) -> Delayed:
+    """The lazy replicate values: the scan contract, every step a B-vector per bucket."""
+    totals = [
+        delayed(replicates.replicate_totals, pure=True)(a, seed, n_resamples) for a in job.atoms
+    ]
+    prefixes = delayed(replicates.replicate_prefix, pure=True)(totals, job.prefix, n_resamples)
+    belows = None
+    if buckets.has_below_pass(options):
+        summaries = [
+            delayed(replicates.replicate_summaries, pure=True)(a, prefixes, options, seed)
+            for a in job.atoms
+        ]
+        belows = delayed(replicates.replicate_belows, pure=True)(summaries, prefixes, options)
+    states = [
+        delayed(replicates.replicate_states, pure=True)(a, prefixes, belows, options, seed)
+        for a in job.atoms
+    ]
+    return delayed(replicates.replicate_values, pure=True)(states, prefixes, options)
+
+
+def bootstrap(
+    metric: Any,
+    y_true: Any,
+    y_score: Any,
+    *,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    resampling: str = "poisson",
+    sample_weight: Any = None,
+    rng: Any = None,
+    compute: bool = True,
+    **metric_kwargs: Any,
+) -> Any:
+    """Poisson bootstrap confidence interval of a ranking metric of dask collections.
+
+    The same replicates, and so the same result, as :func:`assay.bootstrap` with
+    ``resampling="poisson"`` and the same seed on the same rows, in any order and any
+    partitioning.
+
+    Parameters
+    ----------
+    metric : callable or str
+        A ranking metric of assay (``assay.roc_auc_score``, ``average_precision_score``,
+        ``pr_auc_score``, ``equal_error_rate``), its name, or a ``functools.partial``
+        of one with keyword options.
+    y_true : dask Series or 1-D dask array
+        Binary targets.
+    y_score : dask Series or 1-D dask array
+        Scores, partitioned like ``y_true``.
+    n_resamples : int, default=2000
+        Number of bootstrap replicates.
+    confidence_level : float in (0, 1), default=0.95
+        Coverage of the interval.
+    method : {"percentile", "basic"}, default="percentile"
+        The interval, as in :func:`assay.bootstrap` (BCa needs a jackknife over the
+        rows, not available on Dask).
+    resampling : {"poisson"}, default="poisson"
+        The Poisson bootstrap only: every (score, class) cell of ``m`` rows counts
+        Poisson(``m``) times, drawn where the cell is; the classical (multinomial)
+        bootstrap draws ``n`` rows from all of them, which needs the total ``n`` and
+        one draw over every row.
+    sample_weight : None
+        Not supported yet on Dask (a weighted row's count is keyed by its position in
+        the input, which a partitioned collection does not have).
+    rng : None, int or numpy.random.Generator, default=None
+        Source of the master seed; the seed used is reported in the result.
+    compute : bool, default=True
+        Compute now; False returns a ``dask.delayed`` object of the result (computed
+        later, it gives no warnings).
+    **metric_kwargs
+        Options of ``metric`` (``pos_label``, ``max_fpr``, ``method`` of
+        ``pr_auc_score`` given through a ``functools.partial``, ...).
+
+    Returns
+    -------
+    BootstrapResult or dask.delayed.Delayed
+        As :func:`assay.bootstrap`: ``estimate``, ``confidence_interval``,
+        ``standard_error``, ``bias``, ``bootstrap_distribution``, ``n_undefined``,
+        ``rng_seed``.
+
+    Raises
+    ------
+    ValueError
+        Bad options, a metric that is not a ranking metric of assay, or the inputs'
+        errors (an error found in one partition names it).
+    NotImplementedError
+        ``sample_weight`` given, ``method="bca"``, or ``resampling="multinomial"``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        The metric is undefined on the data (NaN estimate) or in some replicates (left
+        out and counted in ``n_undefined``).
+
+    Notes
+    -----
+    Replicate ``b`` draws the count of each cell from the stream keyed by (seed, ``b``,
+    the cell's score and class), so each bucket of the range-partitioned rows draws its
+    own cells; the buckets' per-replicate totals give the weight above every bucket in
+    every replicate, each bucket folds its counts from there, and the states are
+    combined in score order (see the user guide page "Dask").  Counts are integers and
+    every sum is exact: the replicates equal those of :func:`assay.bootstrap`
+    bit for bit.  The interval, standard error and bias are computed by the same code
+    as there.  Poisson bootstrap: Hanley & MacGibbon (2006), "Creating non-parametric
+    bootstrap samples using Poisson frequencies", Computer Methods and Programs in
+    Biomedicine 83.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import numpy as np, assay, assay.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> frame = pd.DataFrame({"y": y, "score": rng.normal(size=1000) + y})
+    >>> rows = dd.from_pandas(frame, npartitions=4)
+    >>> result = assay.dask.bootstrap(assay.roc_auc_score, rows["y"], rows["score"],
+    ...                               n_resamples=50, rng=1)
+    >>> same = assay.bootstrap(assay.roc_auc_score, frame["y"], frame["score"],
+    ...                        n_resamples=50, rng=1, resampling="poisson")
+    >>> bool(np.array_equal(result.bootstrap_distribution, same.bootstrap_distribution))
+    True
+    """
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
+    if declaration is None or declaration.name not in _SCAN_CALLS:
+        raise ValueError(
+            f"`metric` must be a ranking metric of assay ({', '.join(_SCAN_CALLS)}) on Dask; "
+            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
+            "a partitioned collection does not have)."
+        )
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    check_option(method, "method", ("percentile", "basic", "bca"))
+    check_option(resampling, "resampling", ("multinomial", "poisson"))
+    if method == "bca":
+        raise NotImplementedError(
+            "`method='bca'` is not supported on Dask yet (its jackknife needs the rows); "
+            "use 'percentile' or 'basic'."
+        )
+    if resampling != "poisson":
+        raise NotImplementedError(
+            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
+            "bootstrap draws n rows from all of them; use resampling='poisson'."
+        )
+    if sample_weight is not None:
+        raise NotImplementedError(
+            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
+            "(a weighted row's count is keyed by its position in the input)."
+        )
+    _check_options(declaration.name, metric_kwargs)
+    seed = resolve_seed(rng)
+    call = _SCAN_CALLS[declaration.name]
+    assert declaration.scan_options is not None
+    options = declaration.scan_options(**metric_kwargs)
+    job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)
+    estimate = scan_graph(job, options, call.needs, call.message)
+    distribution = _replicates_graph(job, options, seed, n_resamples)
+    settings: dict[str, Any] = {
+        "method": method,
+        "confidence_level": confidence_level,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "name": name,
+        "value_range": metric_range(declaration, function, metric_kwargs),
+    }
+    if not compute:
+        return delayed(_lazy_result, pure=True)(distribution, estimate, settings)
+    estimated, values = dask.compute(estimate, distribution)
+    if estimated.warning:
+        warnings.warn(estimated.warning, UndefinedMetricWarning, stacklevel=2)
+    return bootstrap_result(values, estimated.value, None, **settings, stacklevel=4)
+
+
+def _lazy_result(
+    distribution: np.ndarray, estimate: ScanValue, settings: dict[str, Any]
+) -> BootstrapResult:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return bootstrap_result(distribution, estimate.value, None, **settings, stacklevel=2)

@@ -1,0 +1,200 @@
+"""Poisson bootstrap replicates of a range-partitioned scan, bucket by bucket.
+
+An unweighted (score, class) cell of ``m`` rows counts ``Poisson(m)`` times in
+replicate ``r``, drawn from its own keyed stream
+``keyed_stream(stream(seed, r), score_key(score bits, class))``
+(:mod:`assay._kernels._rng`): the same draw on whichever machine holds the cell, so
+every bucket draws its own atoms' counts, and the counts of the whole are those of
+the single-machine Poisson bootstrap (:func:`assay.bootstrap` with
+``resampling="poisson"``).  A replicate is then the scan contract of
+:mod:`assay.dask._buckets` with the drawn counts as the atoms' weights:
+
+1. each bucket's per-replicate totals (:func:`replicate_totals`; a ``(B, 2)`` array);
+2. their exclusive prefix in descending score order, per replicate
+   (:func:`replicate_prefix`);
+3. for a metric with a below pass, each bucket's summaries and their exclusive suffix
+   (:func:`replicate_summaries`, :func:`replicate_belows`);
+4. each bucket's fold from its prefix (:func:`replicate_states`);
+5. the states combined in order and finished, one value per replicate
+   (:func:`replicate_values`).
+
+The counts are drawn again in steps 3 and 4 rather than kept (a bucket of ``m`` atoms
+would need ``2 B m`` counts); what travels between tasks is ``O(B)`` per bucket.
+Counts are integers, so every sum is exact and the values are bit-identical to the
+single machine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from assay._kernels._jit import jit
+from assay._kernels._rng import keyed_stream, poisson, score_key, stream
+from assay._kernels.pieces import make_context
+from assay.dask import _buckets as buckets
+
+_POSITIVE = 1  # the class tags of the keys, as in the single-machine plan
+_NEGATIVE = 0
+
+
+@jit
+def cell_counts(scores, positive, negative, seed, replicate, out_positive, out_negative):
+    """The Poisson counts of a bucket's cells in one replicate (float64, whole numbers).
+
+    ``scores``: the bucket's distinct scores; ``positive``, ``negative``: the rows of
+    each (score, class) cell; a cell without rows counts 0 without drawing.
+    """
+    state = stream(np.uint64(seed), np.uint64(replicate))
+    bits = scores.view(np.uint64)
+    for k in range(scores.shape[0]):
+        count = 0
+        if positive[k] > 0.0:
+            count, _ = poisson(positive[k], keyed_stream(state, score_key(bits[k], _POSITIVE)))
+        out_positive[k] = count
+        count = 0
+        if negative[k] > 0.0:
+            count, _ = poisson(negative[k], keyed_stream(state, score_key(bits[k], _NEGATIVE)))
+        out_negative[k] = count
+
+
+@jit
+def _totals_of_replicates(scores, positive, negative, seed, out):
+    """``out[r]``: the bucket's drawn positive and negative weight in replicate ``r``."""
+    m = scores.shape[0]
+    counts_positive = np.empty(m, dtype=np.float64)
+    counts_negative = np.empty(m, dtype=np.float64)
+    for r in range(out.shape[0]):
+        cell_counts(scores, positive, negative, seed, r, counts_positive, counts_negative)
+        total_positive = 0.0
+        total_negative = 0.0
+        for k in range(m):
+            total_positive += counts_positive[k]
+            total_negative += counts_negative[k]
+        out[r, 0] = total_positive
+        out[r, 1] = total_negative
+
+
+def replicate_totals(
+    atoms: dict[int, buckets.Atoms], seed: int, n_resamples: int
+) -> dict[int, np.ndarray]:
+    """Each bucket's ``(n_resamples, 2)`` drawn totals."""
+    totals = {}
+    for bucket, a in atoms.items():
+        out = np.empty((n_resamples, 2), dtype=np.float64)
+        _totals_of_replicates(a.scores, a.positive, a.negative, np.uint64(seed), out)
+        totals[bucket] = out
+    return totals
+
+
+class ReplicatePrefix(NamedTuple):
+    """The per-replicate totals and the weight above every bucket in each replicate."""
+
+    prefix: buckets.Prefix
+    """The data's prefix: the buckets' order (the same in every replicate)."""
+    totals: np.ndarray
+    """``(B, 2)``: each replicate's positive and negative weight."""
+    above: dict[int, np.ndarray]
+    """``(B, 2)``: the weight above the bucket in each replicate."""
+
+    def of(self, replicate: int, held: Iterable[int] = ()) -> buckets.Prefix:
+        """The :class:`~assay.dask._buckets.Prefix` of one replicate, with the weight
+        above the buckets ``held`` (those a task folds) only."""
+        total_positive, total_negative = self.totals[replicate]
+        context = make_context(total_positive, total_negative, True)
+        above = {bucket: tuple(self.above[bucket][replicate]) for bucket in held}
+        return self.prefix._replace(context=context, above=above)
+
+
+def replicate_prefix(
+    totals: list[dict[int, np.ndarray]], prefix: buckets.Prefix, n_resamples: int
+) -> ReplicatePrefix:
+    """The exclusive prefix of the buckets' drawn totals, replicate by replicate."""
+    merged = {bucket: t for part in totals for bucket, t in part.items()}
+    running = np.zeros((n_resamples, 2), dtype=np.float64)
+    above = {}
+    for bucket in prefix.order:
+        above[bucket] = running.copy()
+        running += merged[bucket]  # whole numbers: exact in any order
+    return ReplicatePrefix(prefix, running, above)
+
+
+class _Drawn:
+    """A partition's buckets with buffers for one replicate's counts."""
+
+    def __init__(self, atoms: dict[int, buckets.Atoms], seed: int) -> None:
+        self.atoms = atoms
+        self.seed = np.uint64(seed)
+        self.counts = {
+            bucket: buckets.Atoms(a.scores, np.empty_like(a.positive), np.empty_like(a.negative))
+            for bucket, a in atoms.items()
+        }
+
+    def replicate(self, r: int) -> dict[int, buckets.Atoms]:
+        """The buckets' atoms weighted by replicate ``r``'s counts."""
+        for bucket, a in self.atoms.items():
+            drawn = self.counts[bucket]
+            cell_counts(
+                a.scores, a.positive, a.negative, self.seed, r, drawn.positive, drawn.negative
+            )
+        return self.counts
+
+
+def replicate_summaries(
+    atoms: dict[int, buckets.Atoms], prefixes: ReplicatePrefix, options: Any, seed: int
+) -> dict[int, list[Any]]:
+    """Each bucket's below-pass summary in every replicate."""
+    drawn = _Drawn(atoms, seed)
+    summaries: dict[int, list[Any]] = {bucket: [] for bucket in atoms}
+    for r in range(prefixes.totals.shape[0]):
+        for bucket, summary in buckets.bucket_summaries(
+            drawn.replicate(r), prefixes.of(r, atoms), options
+        ).items():
+            summaries[bucket].append(summary)
+    return summaries
+
+
+def replicate_belows(
+    summaries: list[dict[int, list[Any]]], prefixes: ReplicatePrefix, options: Any
+) -> dict[int, list[Any]]:
+    """What lies below each bucket in every replicate."""
+    merged = {bucket: s for part in summaries for bucket, s in part.items()}
+    belows: dict[int, list[Any]] = {bucket: [] for bucket in merged}
+    for r in range(prefixes.totals.shape[0]):
+        of_replicate = {bucket: s[r] for bucket, s in merged.items()}
+        for bucket, below in buckets.belows_of([of_replicate], prefixes.of(r), options).items():
+            belows[bucket].append(below)
+    return belows
+
+
+def replicate_states(
+    atoms: dict[int, buckets.Atoms],
+    prefixes: ReplicatePrefix,
+    belows: dict[int, list[Any]] | None,
+    options: Any,
+    seed: int,
+) -> dict[int, list[Any]]:
+    """Each bucket's state in every replicate, folded from the weight above it."""
+    drawn = _Drawn(atoms, seed)
+    states: dict[int, list[Any]] = {bucket: [] for bucket in atoms}
+    for r in range(prefixes.totals.shape[0]):
+        below = None if belows is None else {bucket: b[r] for bucket, b in belows.items()}
+        for bucket, state in buckets.bucket_states(
+            drawn.replicate(r), prefixes.of(r, atoms), below, options
+        ).items():
+            states[bucket].append(state)
+    return states
+
+
+def replicate_values(
+    states: list[dict[int, list[Any]]], prefixes: ReplicatePrefix, options: Any
+) -> np.ndarray:
+    """The metric of every replicate: its buckets' states combined in order, finished."""
+    merged = {bucket: s for part in states for bucket, s in part.items()}
+    values = np.empty(prefixes.totals.shape[0], dtype=np.float64)
+    for r in range(values.shape[0]):
+        of_replicate = {bucket: s[r] for bucket, s in merged.items()}
+        values[r] = buckets.finish_states([of_replicate], prefixes.of(r), options)
+    return values
