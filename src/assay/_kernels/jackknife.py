@@ -35,7 +35,7 @@ def auc_jackknife(atoms):
     n = is_positive.shape[0]
     options = RocAuc(1.0)
     sums = _sums(0)
-    context, scan_state = _start(options, not weighted, sums)
+    context, scan_state = _start(options, not weighted, False, sums)
     ones = np.ones(n, dtype=np.int64)
     scan_state = _fold(atoms, cells or weighted, 0, ones, options, context, scan_state, sums,
                        False)  # fmt: skip
@@ -100,7 +100,7 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
                     counts[k] = size - removed
                 else:
                     counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
-            context, scan_state = _start(options, not atoms.weighted, sums)
+            context, scan_state = _start(options, not atoms.weighted, False, sums)
             scan_state = _fold(atoms, atoms.weighted, 0, counts, options, context, scan_state,
                                sums, record)  # fmt: skip
             out[g] = _finish(options, context, scan_state, sums, record)

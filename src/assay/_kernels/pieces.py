@@ -41,6 +41,8 @@ from assay._kernels.scans import (
 
 # 2 P N must stay below this for the integer sums of exact counts (int64, with margin)
 EXACT_LIMIT = 2.0**61
+# below this, float64 sums of integers bounded by 2 P N are exact too (the 53-bit significand)
+FLOAT_EXACT_LIMIT = 2.0**53
 
 
 @jit
@@ -57,8 +59,10 @@ def piece_totals(positive, negative, start, end):
 @jit
 def make_context(total_positive, total_negative, integer_counts):
     """The context of a scan: exact sums when the counts are integers and small enough."""
-    exact = integer_counts and 2.0 * total_positive * total_negative < EXACT_LIMIT
-    return Context(total_positive, total_negative, exact)
+    twice_pairs = 2.0 * total_positive * total_negative
+    exact = integer_counts and twice_pairs < EXACT_LIMIT
+    small = exact and twice_pairs < FLOAT_EXACT_LIMIT
+    return Context(total_positive, total_negative, exact, small)
 
 
 @jit

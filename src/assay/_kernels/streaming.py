@@ -44,7 +44,7 @@ from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson, score_key, stream
-from assay._kernels.pieces import scan
+from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
 from assay._kernels.scans import (
     Context,
@@ -232,10 +232,19 @@ def _fold(atoms, weights_from_value, start, counts, options, context, state, sum
 
 
 @jit
-def _start(options, exact, sums):
+def _small(scheme, clustered, n_rows):
+    """Whether a replicate's class totals surely have ``2 P N < 2**53`` (see
+    :class:`~assay._kernels.scans.Context`): a multinomial or stratified replicate of
+    unclustered rows draws exactly ``n_rows`` rows, so ``2 P N <= n_rows**2 / 2``.  A
+    Poisson or a clustered replicate has no such bound and keeps the integer sums."""
+    return scheme != POISSON and not clustered and 0.5 * n_rows * n_rows < FLOAT_EXACT_LIMIT
+
+
+@jit
+def _start(options, exact, small, sums):
     """The empty replicate: zero running sums and the scan's start state."""
     sums.running[:] = 0.0
-    context = Context(np.nan, np.nan, exact)
+    context = Context(np.nan, np.nan, exact, exact and small)
     return context, scan_start(options, context, below_identity(options))
 
 
@@ -245,7 +254,8 @@ def _finish(options, context, state, sums, record):
     if record:
         return scan(options, sums.recorded_p, sums.recorded_q, context.exact)
     running = sums.running
-    return scan_finish(options, Context(running[_TP], running[_FP], context.exact), state)
+    context = Context(running[_TP], running[_FP], context.exact, context.small)
+    return scan_finish(options, context, state)
 
 
 @jit
@@ -381,10 +391,11 @@ def _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
     """
     n = atoms.is_positive.shape[0]
     is_positive = atoms.is_positive
-    context, scan_state = _start(options, not atoms.weighted, sums)
+    clustered = clusters.n_clusters > 0
+    small = _small(scheme, clustered, classes.n_positive + classes.n_negative)
+    context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
     draws = n
-    clustered = clusters.n_clusters > 0
     if clustered:
         # whole clusters: a multinomial over the clusters first, drawn exactly as the
         # other resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
@@ -423,7 +434,8 @@ def _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
 @jit
 def _cells_replicate(atoms, options, scheme, classes, state, counts, sums, record, trace):
     """One replicate over tie cells of several rows (unweighted): binomials per cell."""
-    context, scan_state = _start(options, True, sums)
+    small = _small(scheme, False, classes.n_positive + classes.n_negative)
+    context, scan_state = _start(options, True, small, sums)
     sizes = atoms.value
     if scheme == POISSON:
         _poisson_counts(atoms, 0, counts, state)
@@ -570,7 +582,8 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
             result, state = _replicate(a, clusters, options, draw.scheme, classes, state,
                                        buffers, sums_a, record, counts)  # fmt: skip
             out_a[r] = result
-            context, scan_state = _start(options, not b.weighted, sums_b)
+            small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+            context, scan_state = _start(options, not b.weighted, small, sums_b)
             for start in range(0, n, _BLOCK):
                 size = min(_BLOCK, n - start)
                 for offset in range(size):

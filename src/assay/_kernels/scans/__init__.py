@@ -18,7 +18,8 @@ functions of a :class:`Scan`:
 
 ``context`` is a :class:`Context`: the class totals of all atoms and whether the counts
 are exact integers (then sums are kept in integers or exact fixed point, and a
-piecewise result is bit-identical to the one-piece result).  A metric that needs what
+piecewise result is bit-identical to the one-piece result) and small enough for float64
+sums of integers to be exact.  A metric that needs what
 lies *below* a piece (interpolated precision is a maximum over lower thresholds)
 declares a :class:`BelowPass`; its ``summary`` is folded over every piece first and
 the combined summary of the pieces below is passed to ``start`` as ``below``.  A
@@ -49,7 +50,11 @@ class Context(NamedTuple):
     total_positive: float
     total_negative: float
     exact: bool
-    """Counts are integers and ``2 P N < 2**62``: sums are kept exactly."""
+    """Counts are integers and ``2 P N < 2**61``: sums are kept exactly."""
+    small: bool
+    """Counts are integers and ``2 P N < 2**53``: a float64 sum of integer terms whose
+    total is at most ``2 P N`` never rounds (every term and partial sum is an integer
+    below ``2**53``), so it equals the exact sum bit for bit and costs less."""
 
 
 class BelowPass(NamedTuple):

@@ -2,10 +2,12 @@
 
 Full area: ``sum_k N_k (2 TP_{k-1} + P_k) / (2 P N)``, the Mann-Whitney statistic with
 ties counted one half (Hanley & McNeil 1982).  Twice the area is a sum of integers for
-integer counts, kept in int64.  Partial area below ``max_fpr`` (McClish 1989): the
-groups wholly at or below the limit add their trapezoids, the one group crossing it adds
-the part of its trapezoid left of the limit (linear inside the group), and the area is
-standardised as ``0.5 (1 + (A - max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2))``.
+integer counts, at most ``2 P N``: kept in int64, or in float64 when ``2 P N < 2**53``
+(then no float64 operation rounds, the same bits for less work).  Partial area below
+``max_fpr`` (McClish 1989): the groups wholly at or below the limit add their trapezoids,
+the one group crossing it adds the part of its trapezoid left of the limit (linear inside
+the group), and the area is standardised as
+``0.5 (1 + (A - max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2))``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def fold(options, context, state, tp, fp, p, q):
                 dx = limit - fp
                 crossing += dx * (2.0 * tp + p * dx / q)
             return (exact_area, area, crossing)
-    if context.exact:
+    if context.exact and not context.small:
         exact_area += np.int64(q) * np.int64(2.0 * tp + p)
     else:
         area += q * (2.0 * tp + p)
@@ -58,7 +60,7 @@ def finish(options, context, state):
     if total_positive == 0.0 or total_negative == 0.0:
         return np.nan
     exact_area, area, crossing = state
-    twice_area = (float(exact_area) if context.exact else area) + crossing
+    twice_area = (float(exact_area) + area) + crossing  # one of the two is 0
     value = twice_area / (2.0 * total_positive * total_negative)
     max_fpr = options.max_fpr
     if max_fpr >= 1.0:
