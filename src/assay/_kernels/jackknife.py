@@ -37,11 +37,14 @@ def auc_jackknife(atoms):
     sums = _sums(0)
     context, scan_state = _start(options, not weighted, sums)
     ones = np.ones(n, dtype=np.int64)
-    scan_state = _fold(atoms, cells or weighted, 0, ones, options, context, scan_state, sums,
-                       False)  # fmt: skip
+    # typed numbers, not literals: a literal argument compiles its own specialisation
+    start = np.int64(0)
+    record = np.bool_(False)
+    scan_state = _fold(atoms, cells or weighted, start, ones, options, context, scan_state, sums,
+                       record)  # fmt: skip
     total_positive = sums.running[_TP]
     total_negative = sums.running[_FP]
-    auc = _finish(options, context, scan_state, sums, False)
+    auc = _finish(options, context, scan_state, sums, record)
     statistic = auc * total_positive * total_negative
     values = np.empty(n, dtype=np.float64)
     counts = np.empty(n, dtype=np.float64)
@@ -101,6 +104,6 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
                 else:
                     counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
             context, scan_state = _start(options, not atoms.weighted, sums)
-            scan_state = _fold(atoms, atoms.weighted, 0, counts, options, context, scan_state,
-                               sums, record)  # fmt: skip
+            scan_state = _fold(atoms, atoms.weighted, np.int64(0), counts, options, context,
+                               scan_state, sums, record)  # fmt: skip
             out[g] = _finish(options, context, scan_state, sums, record)

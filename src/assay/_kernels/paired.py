@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.pieces import scan
@@ -107,7 +108,7 @@ def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers)
         negative_sums = np.empty(m, dtype=np.float64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
-            labels[:] = rows.positive_sorted
+            copy_into(labels, rows.positive_sorted)
             state = shuffle(labels, state)
             start = 0
             for g in range(m):
@@ -161,7 +162,7 @@ def permute_pairs(first_codes, second_codes, n_second, seed, first_replicate, ou
         shuffled = np.empty(n, dtype=np.int64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
-            shuffled[:] = first_codes
+            copy_into(shuffled, first_codes)
             state = shuffle(shuffled, state)
             replicate = out[r]
             replicate[:] = 0
