@@ -88,7 +88,14 @@ def few_distinct_values(y: np.ndarray, limit: int) -> np.ndarray | None:
     other dtypes go through :func:`distinct_values`.
     """
     if y.dtype.kind in "biuf" and y.dtype.itemsize <= 8:
-        found = first_distinct(np.ascontiguousarray(y), limit)
+        y = np.ascontiguousarray(y)
+        if y.dtype.kind in "biu":
+            # integers are equal exactly when their bits are: the kernel sees unsigned
+            # integers of the same width (no copy), so it compiles once per width, not
+            # once per dtype (bool, int8 and uint8 share one specialisation)
+            found = first_distinct(y.view(f"u{y.dtype.itemsize}"), limit).view(y.dtype)
+        else:
+            found = first_distinct(y, limit)
         return np.sort(found) if found.shape[0] <= limit else None
     classes = distinct_values(y)
     return classes if classes.shape[0] <= limit else None

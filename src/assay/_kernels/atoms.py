@@ -65,8 +65,8 @@ def tie_groups(a, b, wa, wb, use_weights):
     scores = np.empty(m, dtype=np.float64)
     positive = np.zeros(m, dtype=np.float64)
     negative = np.zeros(m, dtype=np.float64)
-    i = 0
-    j = 0
+    i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    j = np.int64(0)
     for k in range(m):
         value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         scores[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import stream
 from assay._kernels.streaming import _BLOCK, block_positive_counts, stratified_block
@@ -121,7 +122,7 @@ def _replicate(is_positive, continues, n_positive, n_negative, block_positives, 
                                        block_positives[start // _BLOCK], positive_buffer,
                                        negative_buffer, left, state)  # fmt: skip
         if trace.shape[0] > 0:
-            trace[start:end] = counts
+            copy_into(trace[start:end], counts)
         fold_curve(start, counts, is_positive, continues, float(n_positive),
                    float(n_negative), grid, curve, running, out)  # fmt: skip
     finish_curve(grid, curve, running, out)

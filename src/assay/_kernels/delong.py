@@ -148,8 +148,9 @@ def _class_split(positive, weights, use_weights):
     if use_weights:
         return (
             m,
-            _class_weights(positive, weights, True, m),
-            _class_weights(positive, weights, False, n - m),
+            # not literals: each literal argument would compile its own specialisation
+            _class_weights(positive, weights, np.bool_(True), np.int64(m)),
+            _class_weights(positive, weights, np.bool_(False), np.int64(n - m)),
         )
     empty = np.empty(0, dtype=np.float64)
     return m, empty, empty

@@ -35,13 +35,16 @@ def auc_jackknife(atoms):
     n = is_positive.shape[0]
     options = RocAuc(1.0)
     sums = _sums(0)
-    context, scan_state = _start(options, not weighted, False, sums)
+    context, scan_state = _start(options, not weighted, np.bool_(False), sums)
     ones = np.ones(n, dtype=np.int64)
-    scan_state = _fold(atoms, cells or weighted, 0, ones, options, context, scan_state, sums,
-                       False)  # fmt: skip
+    # typed numbers, not literals: a literal argument compiles its own specialisation
+    start = np.int64(0)
+    record = np.bool_(False)
+    scan_state = _fold(atoms, cells or weighted, start, ones, options, context, scan_state, sums,
+                       record)  # fmt: skip
     total_positive = sums.running[_TP]
     total_negative = sums.running[_FP]
-    auc = _finish(options, context, scan_state, sums, False)
+    auc = _finish(options, context, scan_state, sums, record)
     statistic = auc * total_positive * total_negative
     values = np.empty(n, dtype=np.float64)
     counts = np.empty(n, dtype=np.float64)
@@ -100,7 +103,7 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
                     counts[k] = size - removed
                 else:
                     counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
-            context, scan_state = _start(options, not atoms.weighted, False, sums)
-            scan_state = _fold(atoms, atoms.weighted, 0, counts, options, context, scan_state,
-                               sums, record)  # fmt: skip
+            context, scan_state = _start(options, not atoms.weighted, np.bool_(False), sums)
+            scan_state = _fold(atoms, atoms.weighted, np.int64(0), counts, options, context,
+                               scan_state, sums, record)  # fmt: skip
             out[g] = _finish(options, context, scan_state, sums, record)

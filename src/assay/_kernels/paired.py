@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.pieces import scan
@@ -43,6 +44,7 @@ from assay._kernels.streaming import (
     _fold,
     _poisson_counts,
     _rows_replicate,
+    _small,
     _start,
     _sums,
     _take,
@@ -131,7 +133,7 @@ def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers)
         negative_sums = np.empty(m, dtype=np.float64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
-            labels[:] = rows.positive_sorted
+            copy_into(labels, rows.positive_sorted)
             state = shuffle(labels, state)
             start = 0
             for g in range(m):
@@ -185,7 +187,7 @@ def permute_pairs(first_codes, second_codes, n_second, seed, first_replicate, ou
         shuffled = np.empty(n, dtype=np.int64)
         for r in range(worker, count, n_workers):
             state = stream(seed, np.uint64(first_replicate + r))
-            shuffled[:] = first_codes
+            copy_into(shuffled, first_codes)
             state = shuffle(shuffled, state)
             replicate = out[r]
             replicate[:] = 0
@@ -238,7 +240,8 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
     """
     n = atoms.is_positive.shape[0]
     is_positive = atoms.is_positive
-    context, scan_state = _start(options, not atoms.weighted, sums)
+    small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
+    context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
     draws = n
     clustered = clusters.n_clusters > 0
@@ -272,8 +275,8 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
             saturated |= count >= _SATURATED
             lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
         scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
-                           sums, False)  # fmt: skip
-    return _finish(options, context, scan_state, sums, False), saturated
+                           sums, np.bool_(False))  # fmt: skip
+    return _finish(options, context, scan_state, sums, np.bool_(False)), saturated
 
 
 @jit_parallel
@@ -294,6 +297,8 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     n_positive, n_negative, block_positives = _class_counts(a)
     count = out_a.shape[0]
     n_batches = (count + LANES - 1) // LANES
+    no_record = np.bool_(False)  # a typed constant: no literal specialisation
+    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
     for worker in prange(n_workers):
         classes = _Classes(n_positive, n_negative, block_positives)
         buffers = _buffers(a, clusters.n_clusters)
@@ -303,7 +308,7 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
         gathered = np.empty(_BLOCK, dtype=np.uint64)
         block = np.empty(_BLOCK, dtype=np.int64)
         sums_b = [_sums(0) for _ in range(LANES)]
-        context, empty_state = _start(options, not b.weighted, sums_a)
+        context, empty_state = _start(options, not b.weighted, small, sums_a)
         states_b = [empty_state for _ in range(LANES)]
         saturated = np.zeros(LANES, dtype=np.bool_)
         full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
@@ -318,7 +323,7 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
                 )  # fmt: skip
                 out_a[first + lane] = value
                 saturated[lane] = saturated_lane
-                context, start_state = _start(options, not b.weighted, sums_b[lane])
+                context, start_state = _start(options, not b.weighted, small, sums_b[lane])
                 states_b[lane] = start_state
             for start in range(0, n, _BLOCK):
                 size = min(_BLOCK, n - start)
@@ -331,23 +336,23 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
                     for offset in range(size):
                         block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
                     folded = _fold(b, b.weighted, start, block[:size], options, context,
-                                   states_b[lane], sums_b[lane], False)  # fmt: skip
+                                   states_b[lane], sums_b[lane], no_record)  # fmt: skip
                     states_b[lane] = folded
             for lane in range(width):
                 r = first + lane
                 if not saturated[lane]:
-                    out_b[r] = _finish(options, context, states_b[lane], sums_b[lane], False)
+                    out_b[r] = _finish(options, context, states_b[lane], sums_b[lane], no_record)
                     continue
                 if full.shape[0] == 0:
                     full = np.zeros(n, dtype=np.int64)
                 state = stream(draw.seed, np.uint64(draw.first_replicate + r))
                 _rows_replicate(a, clusters, options, draw.scheme, classes, state, buffers,
-                                sums_a, False, full)  # fmt: skip
-                context, scan_state = _start(options, not b.weighted, sums_b[0])
+                                sums_a, no_record, full)  # fmt: skip
+                context, scan_state = _start(options, not b.weighted, small, sums_b[0])
                 for start in range(0, n, _BLOCK):
                     size = min(_BLOCK, n - start)
                     for offset in range(size):
                         block[offset] = full[a_position_of_b[start + offset]]
                     scan_state = _fold(b, b.weighted, start, block[:size], options, context,
-                                       scan_state, sums_b[0], False)  # fmt: skip
-                out_b[r] = _finish(options, context, scan_state, sums_b[0], False)
+                                       scan_state, sums_b[0], no_record)  # fmt: skip
+                out_b[r] = _finish(options, context, scan_state, sums_b[0], no_record)

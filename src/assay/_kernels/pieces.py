@@ -23,11 +23,13 @@ results agree to rounding (about 1e-15 relative).
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.ranking import DROP_NONE, curve_piece
 from assay._kernels.scans import (
+    SCANS,
     Context,
     below_combine,
     below_fold,
@@ -99,27 +101,51 @@ def _piece_backward(options, context, below, positive, negative, start, end, tp,
     return state
 
 
-@jit
 def fold_piece(options, context, below, positive, negative, start, end, tp, fp):
     """The state of the atoms ``start .. end - 1`` with weight ``tp``, ``fp`` above them.
 
     ``below`` is the below-pass summary of everything under the piece (the identity
     for metrics without a below pass).  A backward scan visits the atoms from the lowest
     score up, with the weight above each atom obtained by subtracting from the piece's
-    bottom.
+    bottom.  Inside kernels the direction is chosen when the caller compiles
+    (:func:`_fold_piece`), so only the scan's own direction is compiled.
     """
     if folds_backward(options):
         return _piece_backward(options, context, below, positive, negative, start, end, tp, fp)
     return _piece_forward(options, context, below, positive, negative, start, end, tp, fp)
 
 
+def piece_kernel(options):
+    """The compiled fold of one piece in the direction of the scan of ``options``
+    (for Python callers that need the compiled dispatcher, e.g. to read its types)."""
+    return _piece_backward if folds_backward(options) else _piece_forward
+
+
+def _backward(options):
+    """Whether the scan of the options type ``options`` (a Numba type) folds backward."""
+    return SCANS[options.instance_class].backward
+
+
+@overload(fold_piece, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _fold_piece(options, context, below, positive, negative, start, end, tp, fp):
+    # a branch on ``folds_backward`` would compile both directions into every caller
+    def backward(options, context, below, positive, negative, start, end, tp, fp):
+        return _piece_backward(options, context, below, positive, negative, start, end, tp, fp)
+
+    def forward(options, context, below, positive, negative, start, end, tp, fp):
+        return _piece_forward(options, context, below, positive, negative, start, end, tp, fp)
+
+    return backward if _backward(options) else forward
+
+
 @jit
 def scan(options, positive, negative, integer_counts):
     """The metric of all atoms, folded as one piece."""
     m = positive.shape[0]
-    total_positive, total_negative = piece_totals(positive, negative, 0, m)
+    first = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    total_positive, total_negative = piece_totals(positive, negative, first, m)
     context = make_context(total_positive, total_negative, integer_counts)
-    state = fold_piece(options, context, below_identity(options), positive, negative, 0, m,
+    state = fold_piece(options, context, below_identity(options), positive, negative, first, m,
                        0.0, 0.0)  # fmt: skip
     return scan_finish(options, context, state)
 
@@ -242,8 +268,8 @@ def class_weights(a, b, wa, wb, use_weights):
 @jit
 def _merged_forward(options, context, a, b, wa, wb, use_weights):
     state = scan_start(options, context, below_identity(options))
-    i = 0
-    j = 0
+    i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    j = np.int64(0)
     tp = 0.0
     fp = 0.0
     while i < a.shape[0] or j < b.shape[0]:
@@ -281,8 +307,27 @@ def scan_merged(options, a, b, wa, wb, use_weights, integer_counts):
     """
     total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     context = make_context(total_positive, total_negative, integer_counts)
-    if folds_backward(options):
-        state = _merged_backward(options, context, a, b, wa, wb, use_weights)
-    else:
-        state = _merged_forward(options, context, a, b, wa, wb, use_weights)
+    state = merged_state(options, context, a, b, wa, wb, use_weights)
     return scan_finish(options, context, state)
+
+
+def merged_state(options, context, a, b, wa, wb, use_weights):
+    """The scan state of two classes' merged tie groups, folded in the scan's direction.
+
+    Inside kernels the direction is chosen when the caller compiles
+    (:func:`_merged_state`), so only the scan's own direction is compiled.
+    """
+    if folds_backward(options):
+        return _merged_backward(options, context, a, b, wa, wb, use_weights)
+    return _merged_forward(options, context, a, b, wa, wb, use_weights)
+
+
+@overload(merged_state, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _merged_state(options, context, a, b, wa, wb, use_weights):
+    def backward(options, context, a, b, wa, wb, use_weights):
+        return _merged_backward(options, context, a, b, wa, wb, use_weights)
+
+    def forward(options, context, a, b, wa, wb, use_weights):
+        return _merged_forward(options, context, a, b, wa, wb, use_weights)
+
+    return backward if _backward(options) else forward

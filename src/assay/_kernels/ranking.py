@@ -313,7 +313,8 @@ def curve_points(a, b, wa, wb, use_weights, mode, prepend_origin):
     """
     m = count_tie_groups(a, b)
     none = np.empty(0, dtype=np.float64)
-    kept = _walk_kept_points(a, b, wa, wb, use_weights, mode, m, 0, none, none, none)
+    # np.int64: a literal 0 would compile the walk a second time (the call below passes int64)
+    kept = _walk_kept_points(a, b, wa, wb, use_weights, mode, m, np.int64(0), none, none, none)
     extra = 1 if prepend_origin else 0
     thresholds = np.empty(kept + extra, dtype=np.float64)
     true_positives = np.empty(kept + extra, dtype=np.float64)

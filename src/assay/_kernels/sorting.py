@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit
 
 _SIGN = np.uint64(0x8000000000000000)
@@ -118,7 +119,7 @@ def radix_sort(keys: np.ndarray) -> np.ndarray:
             offsets[d] += 1
         source, target = target, source
     if source is not keys:
-        keys[:] = source
+        copy_into(keys, source)
     return keys
 
 
@@ -184,8 +185,8 @@ def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
                 offsets[d] = j + 1
         in_place = not in_place
     if not in_place:
-        keys[start:end] = scratch_keys[start:end]
-        payload[start:end] = scratch_payload[start:end]
+        copy_into(keys[start:end], scratch_keys[start:end])
+        copy_into(payload[start:end], scratch_payload[start:end])
 
 
 _MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
@@ -207,7 +208,8 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     scratch_keys = np.empty(n, dtype=np.uint64)
     scratch_payload = np.empty_like(payload)
     if n < _MSD_THRESHOLD:
-        _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, 0, n)
+        # np.int64: a literal 0 would compile a second specialisation of the LSD sort
+        _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
         return
     first = keys[0]
     varying = np.uint64(0)
@@ -238,8 +240,8 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     # the buckets now lie in scratch: sort each there, using the input as scratch
     for b in range(n_buckets):
         _lsd_with_payload(scratch_keys, scratch_payload, keys, payload, starts[b], starts[b + 1])
-    keys[:] = scratch_keys
-    payload[:] = scratch_payload
+    copy_into(keys, scratch_keys)
+    copy_into(payload, scratch_payload)
 
 
 @jit

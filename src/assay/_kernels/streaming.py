@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson, score_key, stream
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
@@ -60,6 +61,10 @@ _BLOCK = 1 << _BLOCK_BITS
 _INDEX_MASK = np.uint64(_BLOCK - 1)
 _LOW_16 = np.uint64(0xFFFF)
 _SIGN = np.uint64(0x8000000000000000)
+# the class tags of the Poisson keys (numpy scalars: a literal 1 or 0 would compile
+# its own specialisation of the key function)
+_POSITIVE_TAG = np.int64(1)
+_NEGATIVE_TAG = np.int64(0)
 
 # slots of a replicate's running sums (kept between blocks)
 _P, _Q, _TP, _FP, _GROUP = range(5)
@@ -147,7 +152,7 @@ def merge_atoms(a, b, wa, wb, use_weights, keyed):
             if use_weights:
                 value[k] = wa[i]
             if keyed:  # the bits of the score itself: the negated score's, sign flipped
-                key[k] = score_key(a_bits[i] ^ _SIGN, 1)
+                key[k] = score_key(a_bits[i] ^ _SIGN, _POSITIVE_TAG)
             i += 1
         else:
             is_positive[k] = False
@@ -155,7 +160,7 @@ def merge_atoms(a, b, wa, wb, use_weights, keyed):
             if use_weights:
                 value[k] = wb[j]
             if keyed:
-                key[k] = score_key(b_bits[j] ^ _SIGN, 0)
+                key[k] = score_key(b_bits[j] ^ _SIGN, _NEGATIVE_TAG)
             j += 1
         if k > 0:
             continues[k - 1] = score == previous
@@ -425,7 +430,7 @@ def _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
                 buffers.positive, buffers.negative, stratified, state,
             )  # fmt: skip
         if trace.shape[0] > 0:
-            trace[start:end] = counts
+            copy_into(trace[start:end], counts)
         scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
                            sums, record)  # fmt: skip
     return _finish(options, context, scan_state, sums, record), state
@@ -435,10 +440,10 @@ def _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
 def _cells_replicate(atoms, options, scheme, classes, state, counts, sums, record, trace):
     """One replicate over tie cells of several rows (unweighted): binomials per cell."""
     small = _small(scheme, False, classes.n_positive + classes.n_negative)
-    context, scan_state = _start(options, True, small, sums)
+    context, scan_state = _start(options, np.bool_(True), small, sums)  # one specialisation
     sizes = atoms.value
     if scheme == POISSON:
-        _poisson_counts(atoms, 0, counts, state)
+        _poisson_counts(atoms, np.int64(0), counts, state)  # not a literal: one specialisation
     else:
         draws = classes.n_positive + classes.n_negative
         remaining = classes.n_positive + classes.n_negative
@@ -462,8 +467,10 @@ def _cells_replicate(atoms, options, scheme, classes, state, counts, sums, recor
                 remaining_negative -= size
             counts[k] = count
     if trace.shape[0] > 0:
-        trace[:] = counts
-    scan_state = _fold(atoms, False, 0, counts, options, context, scan_state, sums, record)
+        copy_into(trace, counts)
+    # not literals, so that _fold compiles once for both layouts
+    scan_state = _fold(atoms, np.bool_(False), np.int64(0), counts, options, context, scan_state,
+                       sums, record)  # fmt: skip
     return _finish(options, context, scan_state, sums, record), state
 
 

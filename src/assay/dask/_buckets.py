@@ -30,7 +30,13 @@ import numpy as np
 import pandas as pd
 
 from assay._kernels.atoms import tie_groups
-from assay._kernels.pieces import below_summary, fold_piece, make_context, piece_totals
+from assay._kernels.pieces import (
+    below_summary,
+    fold_piece,
+    make_context,
+    piece_kernel,
+    piece_totals,
+)
 from assay._kernels.ranking import DROP_NONE, curve_piece, sort_with_weights
 from assay._kernels.scans import (
     SCANS,
@@ -252,13 +258,18 @@ def bucket_states(
 
 
 def _state_type(options: Any, context: Context, below: Any) -> Any:
-    """The Numba type of a scan's state (None when Numba's JIT is disabled)."""
-    overloads = getattr(fold_piece, "overloads", None)
+    """The Numba type of a scan's state (None when Numba's JIT is disabled).
+
+    Read from the compiled kernel of the scan's direction (:func:`fold_piece` itself is
+    a plain function that calls it).
+    """
+    kernel = piece_kernel(options)
+    overloads = getattr(kernel, "overloads", None)
     if overloads is None:
         return None
     arguments = (options, context, below, _EMPTY, _EMPTY, 0, 0, 0.0, 0.0)
-    fold_piece(*arguments)  # compiled (or loaded from the cache) for these types
-    types = tuple(fold_piece.typeof_pyval(argument) for argument in arguments)  # type: ignore[attr-defined]
+    kernel(*arguments)  # compiled (or loaded from the cache) for these types
+    types = tuple(kernel.typeof_pyval(argument) for argument in arguments)
     return overloads[types].signature.return_type
 
 

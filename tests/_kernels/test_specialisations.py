@@ -1,0 +1,104 @@
+"""Kernels compile only the specialisations a call needs (the cost of a cold first call).
+
+A kernel loaded from the disk cache brings its callees with it, so what a kernel
+compiles is observed on a fresh dispatcher of its Python function: compiling it types
+every callee again, and each callee compiles (or loads) the signatures it is called
+with.  Three things multiply the work: a signature per input dtype, a signature per
+literal argument (Numba types a constant ``0`` or ``True`` passed to another kernel
+as a literal and compiles the callee once more for it), and a branch on the scan's
+direction, which would compile both directions although only one runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numba
+import numpy as np
+import pytest
+from numba.core import types
+
+import assay.reference
+from assay._kernels import atoms, pieces, ranking
+from assay._kernels.labels import first_distinct
+from assay._kernels.scans.roc_auc import RocAuc
+from assay._labels import few_distinct_values
+from assay.metrics._sorted import sort_binary
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
+    reason="nothing is compiled with NUMBA_DISABLE_JIT=1",
+)
+
+_Y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0])
+_SCORES = np.array([0.9, 0.2, 0.4, 0.4, 0.6, 0.7, 0.1, 0.5, 0.8, 0.35, 0.45, 0.65])
+
+
+def _fresh(kernel):
+    """A new, uncached dispatcher of ``kernel``'s Python function."""
+    return numba.njit(kernel.py_func)
+
+
+def _with_literals(dispatcher) -> list:
+    return [
+        signature
+        for signature in dispatcher.signatures
+        if any(isinstance(argument, types.Literal) for argument in signature)
+    ]
+
+
+def _roc_auc_signatures(dispatcher) -> list:
+    options_type = numba.typeof(RocAuc(1.0))
+    return [signature for signature in dispatcher.signatures if signature[0] == options_type]
+
+
+def test_labels_of_one_width_share_one_specialisation_of_the_label_scan() -> None:
+    for dtype in (np.bool_, np.int8, np.uint8, np.int64, np.uint64):
+        found = few_distinct_values(_Y.astype(dtype), 2)
+        assert found is not None
+        assert found.dtype == dtype  # the values come back in the labels' own dtype
+        np.testing.assert_array_equal(found, np.array([0, 1], dtype=dtype))
+    compiled = {str(signature[0].dtype) for signature in first_distinct.signatures}
+    assert {"uint8", "uint64"} <= compiled
+    assert not compiled & {"bool", "int8", "int64"}
+
+
+def test_signed_labels_keep_their_values_and_order() -> None:
+    labels = np.array([3, -1, 3, -1, -128], dtype=np.int8)
+    np.testing.assert_array_equal(few_distinct_values(labels, 3), [-128, -1, 3])
+    assert few_distinct_values(labels, 2) is None
+
+
+def test_a_forward_scan_compiles_no_backward_fold_and_no_literal_callees() -> None:
+    sorted_data = sort_binary(_Y, _SCORES)
+    arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
+    value = _fresh(pieces.scan_merged)(RocAuc(1.0), *arguments)
+    assert value == assay.reference.roc_auc_score(_Y, _SCORES)  # exact: integer counts
+    assert _roc_auc_signatures(pieces._merged_forward)
+    assert not _roc_auc_signatures(pieces._merged_backward)
+    assert not _with_literals(atoms.next_tie_group)
+
+
+def test_the_one_piece_scan_compiles_one_direction_without_literal_callees() -> None:
+    positive = np.array([1.0, 0.0, 2.0, 1.0])
+    negative = np.array([0.0, 1.0, 1.0, 2.0])
+    value = _fresh(pieces.scan)(RocAuc(1.0), positive, negative, True)
+    # the same atoms as rows: one tie group per distinct score, from the highest
+    y = np.array([1, 0, 1, 1, 0, 1, 0, 0])
+    s = np.array([4.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0])
+    assert value == assay.reference.roc_auc_score(y, s)
+    assert _roc_auc_signatures(pieces._piece_forward)
+    assert not _roc_auc_signatures(pieces._piece_backward)
+    assert not _with_literals(pieces._piece_forward)
+    assert not _with_literals(pieces.piece_totals)
+
+
+def test_a_curve_compiles_its_walk_once() -> None:
+    sorted_data = sort_binary(_Y, _SCORES)
+    thresholds, true_positives, false_positives = _fresh(ranking.curve_points)(
+        *sorted_data.kernel_arguments, ranking.DROP_NONE, True
+    )
+    # one point per distinct score after the origin; the last holds every row
+    assert thresholds.shape[0] == np.unique(_SCORES).shape[0] + 1
+    assert (true_positives[-1], false_positives[-1]) == (_Y.sum(), (1 - _Y).sum())
+    assert not _with_literals(ranking._walk_kept_points)
