@@ -279,8 +279,8 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     constant_01 = True
     tp = 0.0
     fp = 0.0
-    i = 0
-    j = 0
+    i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    j = np.int64(0)
     while i < a.shape[0] or j < b.shape[0]:
         _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         v10, v01 = group_placements(total_positive, total_negative, tp, fp, p, q)

@@ -219,8 +219,8 @@ def _walk_kept_points(a, b, wa, wb, use_weights, mode, m, offset, out_t, out_tp,
     write = out_t.shape[0] > 0
     drop = mode != DROP_NONE and m > 2
     kept = 0
-    i = 0
-    j = 0
+    i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    j = np.int64(0)
     tp = 0.0
     fp = 0.0
     previous_tp = 0.0

@@ -10,6 +10,7 @@ interval is returned with a :class:`~assay.exceptions.DegenerateDataWarning`.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -148,9 +149,16 @@ def acceleration(jackknife_values: Any, jackknife_counts: Any) -> float:
         return float("nan")
     mean = float(np.dot(counts, values) / counts.sum())
     deviations = mean - values
+    largest = float(np.max(np.abs(deviations)))
+    if not largest > 0.0:
+        return float("nan")
+    # the ratio does not depend on the deviations' scale: taken to [0.5, 1) by a power of
+    # two (exact), their squares and cubes neither under- nor overflow
+    exponent = math.frexp(largest)[1]
+    deviations = np.ldexp(deviations, -exponent)
     powers = deviations * deviations
     squares = float(np.dot(counts, powers))
-    spread = np.sqrt(squares / counts.sum())
+    spread = math.ldexp(math.sqrt(squares / float(counts.sum())), exponent)
     if not spread > TIE_TOLERANCE * float(np.max(np.abs(values))):
         return float("nan")
     powers *= deviations
