@@ -26,8 +26,9 @@ def dask_client() -> Iterator[object]:
             n_workers=2,
             threads_per_worker=1,
             processes=True,
-            # no dashboards: no web server, and no warning about a port already in use
-            dashboard_address=None,
+            # the scheduler's web server on a free port: with None it still takes 8787,
+            # and fails to start where another process (a second test run) holds it
+            dashboard_address=":0",
             worker_dashboard_address=None,
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
