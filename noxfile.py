@@ -152,6 +152,18 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/report.py", speed, "--update", "docs/performance.md")
 
 
+@nox.session(name="scale-out")
+def scale_out(session: nox.Session) -> None:
+    """Dask against one machine and Spark MLlib on Parquet files (benchmarks/scale_out.py).
+
+    Installs the ``dask`` extra and pyspark (Spark's peer needs a Java runtime on PATH;
+    without one it is skipped), then runs the script with the given arguments, e.g.
+    ``nox -s scale-out -- --rows 1e8 --spark``.
+    """
+    session.install(".[dask]", "pyspark")
+    session.run("python", "benchmarks/scale_out.py", *(session.posargs or ["--spark"]))
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff (lint and format check) on the code, mypy on src/."""

@@ -1,0 +1,325 @@
+"""Exact evaluation on Dask against one machine and against Spark MLlib, on Parquet files.
+
+Run from the repository root (needs the ``dask`` extra; the Spark peer needs ``pyspark``
+and a Java runtime, and is skipped with a message where either is missing)::
+
+    python benchmarks/scale_out.py --rows 1e7                 # 64 files in .benchmarks/
+    python benchmarks/scale_out.py --rows 1e8 --resamples 1000 --spark
+
+The data: ``--rows`` rows in ``--files`` Parquet files, float32 scores and int8 labels
+(binormal, AUC about 0.85, prevalence 0.3), written once per size and reused.  Each
+measurement is taken after a warm-up on a small file (so no Numba compilation is timed,
+on the client or on the workers):
+
+* one machine: the columns read into memory with pyarrow (not timed), then
+  ``assay.roc_auc_score``, ``average_precision_score``, ``roc_curve`` and the Poisson
+  bootstrap of ROC AUC;
+* Dask: the same calls of :mod:`assay.dask` on ``dd.read_parquet`` of the files, on a
+  ``LocalCluster`` of ``--workers`` single-threaded worker processes (reading is timed,
+  since the workers read the files as part of the computation);
+* Spark MLlib (``--spark``): ``BinaryClassificationEvaluator`` with ``numBins=0`` (MLlib's
+  ``BinaryClassificationMetrics`` without binning, run in the JVM) on the same files with
+  ``local[WORKERS]``: ``areaUnderROC`` and ``areaUnderPR`` (Spark's
+  AUC-PR is a trapezoid area through the point (0, first precision), not assay's average
+  precision: the values differ by definition, the timings are comparable).
+
+Reported for each call: wall seconds, CPU seconds of the processes that did the work (the
+client process for one machine, the worker processes for Dask; Spark's JVM is one process
+and its CPU time is read from ``/proc``), rows per CPU second (the throughput per core),
+and for Dask the peak resident memory of the busiest worker.  Dask's results are checked
+equal to one machine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20261126
+PREVALENCE = 0.3
+SEPARATION = 1.466  # binormal: AUC = Phi(SEPARATION / sqrt(2)) = 0.85
+
+
+def write_files(directory: Path, rows: int, files: int) -> None:
+    """``rows`` rows in ``files`` Parquet files (float32 score, int8 label), reproducible."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    directory.mkdir(parents=True, exist_ok=True)
+    bounds = np.linspace(0, rows, files + 1).astype(np.int64)
+    for index in range(files):
+        size = int(bounds[index + 1] - bounds[index])
+        rng = np.random.default_rng([SEED, index])
+        label = (rng.random(size) < PREVALENCE).astype(np.int8)
+        score = (rng.standard_normal(size) + SEPARATION * label).astype(np.float32)
+        table = pa.table({"label": label, "score": score})
+        pq.write_table(table, directory / f"part-{index:04d}.parquet")
+    (directory / "_complete").write_text(f"{rows} {files}\n")
+
+
+def data_directory(rows: int, files: int, base: Path) -> Path:
+    directory = base / f"scale-out-{rows}-{files}"
+    marker = directory / "_complete"
+    if not marker.exists() or marker.read_text().split() != [str(rows), str(files)]:
+        shutil.rmtree(directory, ignore_errors=True)
+        print(f"writing {rows:,} rows in {files} files to {directory} ...", flush=True)
+        write_files(directory, rows, files)
+    return directory
+
+
+def _rss_peak() -> int:
+    """This process's peak resident set size since the last reset, in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def _reset_peak() -> bool:
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _timed(call: Callable[[], Any]) -> tuple[Any, float, float]:
+    cpu, wall = _cpu_seconds(), time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - wall, _cpu_seconds() - cpu
+
+
+def _summary(value: Any) -> Any:
+    if hasattr(value, "confidence_interval"):
+        low, high = value.confidence_interval
+        return [float(value.estimate), float(low), float(high)]
+    if isinstance(value, tuple):
+        return [int(np.asarray(part).shape[0]) for part in value]
+    return float(value)
+
+
+def single_machine(directory: Path, resamples: int) -> dict[str, Any]:
+    import pyarrow.dataset as ds
+
+    import assay
+
+    table = ds.dataset(str(directory), format="parquet").to_table(columns=["label", "score"])
+    label = table["label"].to_numpy()
+    score = table["score"].to_numpy()
+    calls = _calls(assay, resamples)
+    for call in calls.values():  # compile on a small slice
+        call(label[:2000], score[:2000])
+    results: dict[str, Any] = {}
+    for name, call in calls.items():
+        value, wall, cpu = _timed(lambda call=call: call(label, score))
+        results[name] = {"wall": wall, "cpu": cpu, "value": _summary(value)}
+        print(f"  one machine  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU", flush=True)
+    return results
+
+
+def _calls(module: Any, resamples: int) -> dict[str, Callable[[Any, Any], Any]]:
+    import assay
+
+    return {
+        "roc_auc_score": module.roc_auc_score,
+        "average_precision_score": module.average_precision_score,
+        "roc_curve": module.roc_curve,
+        f"bootstrap ({resamples})": lambda y, s: module.bootstrap(
+            assay.roc_auc_score, y, s, n_resamples=resamples, resampling="poisson", rng=SEED
+        ),
+    }
+
+
+class _WorkerPeaks:
+    """Peak resident memory of each worker, polled while a computation runs."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self._stop.wait(0.25):
+            try:
+                peaks = self.client.run(_rss_peak)
+            except Exception:  # a worker restarting: keep polling
+                continue
+            self.peak = max(self.peak, *peaks.values())
+
+    def __enter__(self) -> _WorkerPeaks:
+        self.client.run(_reset_peak)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, *self.client.run(_rss_peak).values())
+
+
+def on_dask(directory: Path, resamples: int, workers: int, memory_limit: str) -> dict[str, Any]:
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    import assay.dask
+
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        memory_limit=memory_limit,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)
+    try:
+        calls = _calls(assay.dask, resamples)
+        first = sorted(directory.glob("*.parquet"))[0]
+        small = dd.read_parquet(str(first)).head(2000, compute=False).repartition(npartitions=2)
+        for call in calls.values():  # compile on every worker
+            call(small["label"], small["score"])
+        results: dict[str, Any] = {}
+        for name, call in calls.items():
+            frame = dd.read_parquet(str(directory))
+            before = sum(client.run(_cpu_seconds).values())
+            with _WorkerPeaks(client) as peaks:
+                value, wall, _ = _timed(
+                    lambda call=call, frame=frame: call(frame["label"], frame["score"])
+                )
+            cpu = sum(client.run(_cpu_seconds).values()) - before
+            results[name] = {
+                "wall": wall,
+                "cpu": cpu,
+                "worker_peak_bytes": peaks.peak,
+                "value": _summary(value),
+            }
+            print(
+                f"  Dask         {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU"
+                f"  worker peak {peaks.peak / 2**20:7.0f} MiB",
+                flush=True,
+            )
+        return results
+    finally:
+        client.close()
+        cluster.close()
+
+
+def _jvm_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / ticks
+
+
+def on_spark(directory: Path, workers: int) -> dict[str, Any] | None:
+    try:
+        from pyspark.ml.evaluation import BinaryClassificationEvaluator
+        from pyspark.sql import SparkSession
+    except ImportError:
+        print("  Spark: pyspark is not installed; skipped", flush=True)
+        return None
+    if shutil.which("java") is None:
+        print("  Spark: no Java runtime on PATH; skipped", flush=True)
+        return None
+    spark = (
+        SparkSession.builder.master(f"local[{workers}]")
+        .config("spark.driver.memory", "8g")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    jvm_pid = int(spark.sparkContext._jvm.ProcessHandle.current().pid())
+    try:
+        results: dict[str, Any] = {}
+        for name in ("areaUnderROC", "areaUnderPR"):
+            # the evaluator runs MLlib's BinaryClassificationMetrics inside the JVM (no
+            # Python worker); numBins=0: every distinct score is a threshold (exact)
+            frame = spark.read.parquet(str(directory)).selectExpr(
+                "CAST(score AS DOUBLE) AS score", "CAST(label AS DOUBLE) AS label"
+            )
+            evaluator = BinaryClassificationEvaluator(
+                rawPredictionCol="score", labelCol="label", metricName=name, numBins=0
+            )
+            evaluator.evaluate(frame.limit(2000))  # warm-up: classes loaded, code generated
+            before = _jvm_cpu_seconds(jvm_pid)
+            start = time.perf_counter()
+            value = evaluator.evaluate(frame)
+            wall = time.perf_counter() - start
+            cpu = _jvm_cpu_seconds(jvm_pid) - before
+            results[name] = {"wall": wall, "cpu": cpu, "value": float(value)}
+            print(f"  Spark MLlib  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU", flush=True)
+        return results
+    finally:
+        spark.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--files", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--memory-limit", default="4GiB", help="per Dask worker")
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--spark", action="store_true", help="also time Spark MLlib")
+    parser.add_argument("--data", type=Path, default=ROOT / ".benchmarks")
+    parser.add_argument("--skip-single", action="store_true", help="do not time one machine")
+    parser.add_argument("-o", "--output", type=Path, default=None)
+    args = parser.parse_args(argv)
+    rows = int(args.rows)
+    directory = data_directory(rows, args.files, args.data)
+    record: dict[str, Any] = {
+        "rows": rows,
+        "files": args.files,
+        "workers": args.workers,
+        "memory_limit": args.memory_limit,
+        "resamples": args.resamples,
+        "load_before": os.getloadavg(),
+        "python": sys.version.split()[0],
+        "commit": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+        ).stdout.strip(),
+    }
+    print(f"{rows:,} rows, {args.files} files, load {os.getloadavg()[0]:.1f}", flush=True)
+    if not args.skip_single:
+        record["single"] = single_machine(directory, args.resamples)
+    record["dask"] = on_dask(directory, args.resamples, args.workers, args.memory_limit)
+    if args.spark:
+        record["spark"] = on_spark(directory, args.workers)
+    record["load_after"] = os.getloadavg()
+    if "single" in record:
+        for name, dask_result in record["dask"].items():
+            single = record["single"][name]
+            same = single["value"] == dask_result["value"]
+            ratio = (rows / dask_result["cpu"]) / (rows / single["cpu"])
+            print(
+                f"  {name:<24} Dask throughput per core / one machine's: {ratio:5.2f}"
+                f"   same result: {same}",
+                flush=True,
+            )
+    output = args.output or args.data / f"scale-out-{rows}.json"
+    output.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"written {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
