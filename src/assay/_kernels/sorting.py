@@ -148,13 +148,19 @@ def _lsd(keys, scratch, start, end):
 
 
 @jit
-def _top_digit(keys):
-    """(shift, bits) of the most significant digit of the bits that vary over ``keys``;
-    ``bits`` is 0 when all keys are equal."""
+def _varying_bits(keys):
+    """The bits (as uint64) that differ between some two of ``keys``."""
     first = np.uint64(keys[0])
     varying = np.uint64(0)
     for i in range(keys.shape[0]):
         varying |= np.uint64(keys[i]) ^ first
+    return varying
+
+
+@jit
+def _top_digit(varying):
+    """(shift, bits) of the most significant digit of the ``varying`` bits; ``bits`` is 0
+    when no bit varies (all keys are equal)."""
     if varying == 0:
         return np.uint64(0), 0
     high = 63
@@ -162,6 +168,27 @@ def _top_digit(keys):
         high -= 1
     top_bits = _MSD_BITS if high >= _MSD_BITS - 1 else high + 1
     return np.uint64(high + 1 - top_bits), top_bits
+
+
+@jit
+def _scatter_by_top_digit(keys, scratch, shift, top_bits):
+    """One most-significant-digit pass: ``keys`` into ``scratch`` grouped (stably) by
+    their digit at ``shift``; returns where each bucket starts (and the end)."""
+    n_buckets = 1 << top_bits
+    mask = np.uint64(n_buckets - 1)
+    starts = np.zeros(n_buckets + 1, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        starts[((np.uint64(keys[i]) >> shift) & mask) + 1] += 1
+    for b in range(n_buckets):
+        starts[b + 1] += starts[b]
+    offsets = starts[:n_buckets].copy()
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        d = (np.uint64(k) >> shift) & mask
+        j = offsets[d]
+        scratch[j] = k
+        offsets[d] = j + 1
+    return starts
 
 
 @jit
@@ -179,25 +206,12 @@ def radix_sort(keys: np.ndarray) -> np.ndarray:
     if n < _MSD_THRESHOLD:
         _lsd(keys, scratch, np.int64(0), n)
         return keys
-    shift, top_bits = _top_digit(keys)
+    shift, top_bits = _top_digit(_varying_bits(keys))
     if top_bits == 0:
         return keys
-    n_buckets = 1 << top_bits
-    mask = np.uint64(n_buckets - 1)
-    starts = np.zeros(n_buckets + 1, dtype=np.int64)
-    for i in range(n):
-        starts[((np.uint64(keys[i]) >> shift) & mask) + 1] += 1
-    for b in range(n_buckets):
-        starts[b + 1] += starts[b]
-    offsets = starts[:n_buckets].copy()
-    for i in range(n):
-        k = keys[i]
-        d = (np.uint64(k) >> shift) & mask
-        j = offsets[d]
-        scratch[j] = k
-        offsets[d] = j + 1
+    starts = _scatter_by_top_digit(keys, scratch, shift, top_bits)
     # the buckets now lie in scratch: sort each there, using the input as scratch
-    for b in range(n_buckets):
+    for b in range(starts.shape[0] - 1):
         _lsd(scratch, keys, starts[b], starts[b + 1])
     copy_into(keys, scratch)
     return keys
@@ -284,7 +298,7 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
         # np.int64: a literal 0 would compile a second specialisation of the LSD sort
         _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
         return
-    shift, top_bits = _top_digit(keys)
+    shift, top_bits = _top_digit(_varying_bits(keys))
     if top_bits == 0:
         return
     n_buckets = 1 << top_bits
@@ -329,28 +343,57 @@ def descending_order(scores: np.ndarray) -> np.ndarray:
 
 
 @jit
+def _float_key(bits, negative_zero, all_ones):
+    """The order-preserving key of a float's raw bits (-0.0 has the key of +0.0)."""
+    if bits == negative_zero:
+        bits = np.uint64(0)
+    return bits ^ all_ones if bits & negative_zero else bits | negative_zero
+
+
+@jit
+def _float_bits(key, negative_zero, all_ones):
+    """Inverse of :func:`_float_key` (giving +0.0 for both zeros)."""
+    return key ^ negative_zero if key & negative_zero else key ^ all_ones
+
+
+@jit
 def sort_float_bits(bits, sign):
     """Sort floats ascending in place, given as their raw bits (-0.0 becomes 0.0).
 
     ``bits`` is the uint64 view of float64 values or the uint32 view of float32 values,
     ``sign`` their sign bit (of the same dtype).  Each value's bits become its
     order-preserving key in place (no key array: a float32 needs only 32-bit keys),
-    the keys are radix sorted, and turned back into the values.  The result equals
-    ``np.sort`` of the values, except that every -0.0 comes back as +0.0 (the two
-    compare equal, so they form one tie group either way).
+    the keys are radix sorted as in :func:`radix_sort`, and turned back into the
+    values: the first pass makes the keys, and each bucket of the most-significant-digit
+    pass is turned back while it is in cache.  The result equals ``np.sort`` of the
+    values, except that every -0.0 comes back as +0.0 (the two compare equal, so they
+    form one tie group either way).
     """
     n = bits.shape[0]
     negative_zero = np.uint64(sign)
     all_ones = negative_zero | (negative_zero - np.uint64(1))
+    if n == 0:
+        return
+    first = _float_key(np.uint64(bits[0]), negative_zero, all_ones)
+    varying = np.uint64(0)
     for i in range(n):
-        b = np.uint64(bits[i])
-        if b == negative_zero:
-            b = np.uint64(0)
-        bits[i] = b ^ all_ones if b & negative_zero else b | negative_zero
-    radix_sort(bits)
-    for i in range(n):
-        k = np.uint64(bits[i])
-        bits[i] = k ^ negative_zero if k & negative_zero else k ^ all_ones
+        key = _float_key(np.uint64(bits[i]), negative_zero, all_ones)
+        bits[i] = key
+        varying |= key ^ first
+    scratch = np.empty_like(bits)
+    shift, top_bits = _top_digit(varying)
+    if n < _MSD_THRESHOLD or top_bits == 0:
+        _lsd(bits, scratch, np.int64(0), n)
+        for i in range(n):
+            bits[i] = _float_bits(np.uint64(bits[i]), negative_zero, all_ones)
+        return
+    starts = _scatter_by_top_digit(bits, scratch, shift, top_bits)
+    for b in range(starts.shape[0] - 1):
+        start = starts[b]
+        end = starts[b + 1]
+        _lsd(scratch, bits, start, end)  # sorted in scratch, bits as scratch
+        for i in range(start, end):
+            bits[i] = _float_bits(np.uint64(scratch[i]), negative_zero, all_ones)
 
 
 _SIGN_32 = np.uint32(0x80000000)
