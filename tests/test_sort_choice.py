@@ -13,6 +13,7 @@ import pytest
 import assay
 from assay import _sort_choice as choice
 from assay._kernels import _jit, sorting
+from assay._kernels._cache import jit_is_disabled
 
 LARGE = choice.CALIBRATION_MIN_ROWS
 
@@ -42,8 +43,9 @@ def fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeCalibration:
-    """A fake calibration cached in a temporary directory."""
+    """A fake calibration cached in a temporary directory (compiled kernels or not)."""
     calibration = FakeCalibration()
+    monkeypatch.setattr(choice, "jit_is_disabled", lambda: False)
     monkeypatch.setattr(choice, "calibrate", calibration)
     monkeypatch.setattr(choice, "kernel_cache_directory", lambda: tmp_path / "cache")
     return calibration
@@ -209,7 +211,7 @@ def test_calibration_times_both_sorts_for_both_dtypes() -> None:
         assert record["choice"][name] == ("radix" if faster else "numpy")
 
 
-@pytest.mark.skipif(not _jit.CACHE, reason="Numba caches no kernel here")
+@pytest.mark.skipif(not _jit.CACHE or jit_is_disabled(), reason="Numba caches no kernel here")
 def test_the_cache_file_lies_beside_the_sorting_kernels() -> None:
     sorting.radix_sort_floats(np.array([2.0, 1.0]))  # compiled and cached by now
     directory = choice.kernel_cache_directory()
