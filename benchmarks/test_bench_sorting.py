@@ -9,8 +9,12 @@ The issue's requirement: a sort that beats ``np.argsort`` on float64 keys.  Two 
 * ``sort_with_weights``: scores sorted with their weights carried along (the weighted
   ranking path), against ``np.argsort`` followed by gathering scores and weights.
 
-The unweighted ranking path uses ``np.sort`` itself (keys only), so it is not compared
-here.  No goal is stated beyond "beats np.argsort".
+* ``radix_sort_floats``: negated scores sorted ascending in place (the unweighted
+  ranking path), float64 and float32, against ``ndarray.sort()``.  These are the two
+  sorts the calibration of ``assay._sort_choice`` chooses between; which one wins
+  depends on the machine, so no goal is stated for it.
+
+No goal is stated beyond "beats np.argsort".
 """
 
 from __future__ import annotations
@@ -90,6 +94,23 @@ def test_sort_with_weights(benchmark, implementation, n_samples) -> None:
         lambda: ((scores.copy(), weights.copy()), {}),
         job="sort_with_weights",
         peer_call="np.argsort() + gather",
+        n_samples=n_samples,
+        side=implementation,
+    )
+
+
+@implementations
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_radix_sort_floats(benchmark, implementation, dtype, n_samples) -> None:
+    values = -_scores(n_samples).astype(dtype)  # the kernels sort negated scores ascending
+    np.testing.assert_array_equal(sorting.radix_sort_floats(values.copy()), np.sort(values))
+    function = sorting.radix_sort_floats if implementation == "assay" else np.ndarray.sort
+    _pair(
+        benchmark,
+        function,
+        lambda: ((values.copy(),), {}),
+        job="radix_sort_floats",
+        peer_call=f"ndarray.sort() ({dtype})",
         n_samples=n_samples,
         side=implementation,
     )

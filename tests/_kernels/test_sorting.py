@@ -74,3 +74,55 @@ def test_large_input_uses_every_radix_pass() -> None:
     values = rng.standard_normal(50_000) * np.exp(rng.uniform(-300, 300, 50_000))
     keys = sorting.radix_sort(sorting.descending_keys(values))
     np.testing.assert_array_equal(sorting.keys_to_scores(keys), np.sort(values)[::-1])
+
+
+# -- the radix sort of float scores (float64 on 64-bit keys, float32 on 32-bit keys) --
+
+finite_or_infinite_32 = st.floats(allow_nan=False, width=32)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite))
+def test_radix_sort_floats_is_np_sort_for_float64(values: np.ndarray) -> None:
+    sorted_values = sorting.radix_sort_floats(values.copy())
+    assert sorted_values.dtype == np.float64
+    # np.sort may leave -0.0 and 0.0 in either order; the radix sort makes both +0.0
+    np.testing.assert_array_equal(sorted_values, np.sort(values))
+    assert not np.signbit(sorted_values[sorted_values == 0.0]).any()
+
+
+@given(hnp.arrays(np.float32, st.integers(0, 300), elements=finite_or_infinite_32))
+def test_radix_sort_floats_is_np_sort_for_float32(values: np.ndarray) -> None:
+    sorted_values = sorting.radix_sort_floats(values.copy())
+    assert sorted_values.dtype == np.float32  # sorted on 32-bit keys, never widened
+    np.testing.assert_array_equal(sorted_values, np.sort(values))
+    assert not np.signbit(sorted_values[sorted_values == 0.0]).any()
+
+
+@given(hnp.arrays(np.uint32, st.integers(0, 300)))
+def test_radix_sort_of_32_bit_keys(keys: np.ndarray) -> None:
+    expected = np.sort(keys)
+    sorted_keys = sorting.radix_sort(keys.copy())
+    assert sorted_keys.dtype == np.uint32
+    np.testing.assert_array_equal(sorted_keys, expected)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_radix_sort_floats_of_large_inputs_takes_the_bucket_pass(dtype: type) -> None:
+    # above the size where one most-significant-digit pass comes first: both signs,
+    # many exponents, signed zeros, infinities and ties, each bucket then sorted by LSD
+    rng = np.random.default_rng(20261126)
+    n = 1 << 17  # the smallest size that takes the bucket pass (kept small for plain Python)
+    values = (rng.standard_normal(n) * np.exp(rng.uniform(-30, 30, n))).astype(dtype)
+    values[rng.integers(0, n, 1000)] = -0.0
+    values[rng.integers(0, n, 1000)] = 0.0
+    values[rng.integers(0, n, 10)] = np.inf
+    values[rng.integers(0, n, 10)] = -np.inf
+    values[rng.integers(0, n, 5000)] = values[:5000]
+    sorted_values = sorting.radix_sort_floats(values.copy())
+    np.testing.assert_array_equal(sorted_values, np.sort(values))
+    assert not np.signbit(sorted_values[sorted_values == 0.0]).any()
+
+
+def test_radix_sort_of_large_32_bit_keys() -> None:
+    keys = np.random.default_rng(20261127).integers(0, 2**32, 1 << 17, dtype=np.uint32)
+    np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))

@@ -25,6 +25,9 @@ from assay._kernels._jit import jit
 _SIGN = np.uint64(0x8000000000000000)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _MAX_DIGIT_BITS = 12
+_INSERTION_SORT_MAX = 32  # segments this short are sorted by insertion
+_MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
+_MSD_BITS = 11
 
 
 @jit
@@ -56,14 +59,15 @@ def keys_to_scores(keys: np.ndarray) -> np.ndarray:
 def _digit_plan(keys):
     """(lowest varying bit, digit width, number of digits) for sorting ``keys``.
 
-    Digits are at most 12 bits wide, and narrower for short inputs, whose histograms
-    would otherwise cost more to clear than the keys cost to move.
+    ``keys`` are uint64 or uint32.  Digits are at most 12 bits wide, and narrower for
+    short inputs, whose histograms would otherwise cost more to clear than the keys cost
+    to move.
     """
     n = keys.shape[0]
-    first = keys[0]
+    first = np.uint64(keys[0])
     varying = np.uint64(0)
     for i in range(n):
-        varying |= keys[i] ^ first
+        varying |= np.uint64(keys[i]) ^ first
     if varying == 0:
         return 0, 1, 0  # all keys equal: nothing to sort
     low = 0
@@ -86,44 +90,131 @@ def _digit_histograms(keys, low, width, n_digits):
     counts = np.zeros((n_digits, 1 << width), dtype=np.int64)
     mask = np.uint64((1 << width) - 1)
     for i in range(keys.shape[0]):
-        k = keys[i] >> np.uint64(low)
+        k = np.uint64(keys[i]) >> np.uint64(low)
         for p in range(n_digits):
             counts[p, (k >> np.uint64(p * width)) & mask] += 1
     return counts
 
 
 @jit
-def radix_sort(keys: np.ndarray) -> np.ndarray:
-    """Sort uint64 ``keys`` ascending in place (stable, LSD radix); returns ``keys``."""
-    n = keys.shape[0]
+def _insertion_sort(keys, start, end):
+    """Insertion sort of ``keys[start:end]``."""
+    for i in range(start + 1, end):
+        key = keys[i]
+        j = i - 1
+        while j >= start and keys[j] > key:
+            keys[j + 1] = keys[j]
+            j -= 1
+        keys[j + 1] = key
+
+
+@jit
+def _lsd(keys, scratch, start, end):
+    """LSD radix sort of ``keys[start:end]`` (uint64 or uint32); the result ends in place.
+
+    ``scratch`` has the dtype of ``keys`` and at least ``end`` entries; its
+    ``[start:end]`` part is overwritten.
+    """
+    n = end - start
     if n < 2:
-        return keys
-    low, width, n_digits = _digit_plan(keys)
-    counts = _digit_histograms(keys, low, width, n_digits)
+        return
+    if n <= _INSERTION_SORT_MAX:
+        _insertion_sort(keys, start, end)
+        return
+    low, width, n_digits = _digit_plan(keys[start:end])
+    counts = _digit_histograms(keys[start:end], low, width, n_digits)
     mask = np.uint64((1 << width) - 1)
-    source = keys
-    target = np.empty(n, dtype=np.uint64)
     offsets = np.empty(1 << width, dtype=np.int64)
+    source = keys
+    target = scratch
+    first = np.uint64(keys[start])
     for p in range(n_digits):
         shift = np.uint64(low + p * width)
-        if counts[p, (keys[0] >> shift) & mask] == n:
-            continue  # this digit is constant over all keys
-        total = 0
+        if counts[p, (first >> shift) & mask] == n:
+            continue  # this digit is constant over the segment
+        total = start
         for b in range(1 << width):
             offsets[b] = total
             total += counts[p, b]
-        for i in range(n):
+        for i in range(start, end):
             k = source[i]
-            d = (k >> shift) & mask
-            target[offsets[d]] = k
-            offsets[d] += 1
+            d = (np.uint64(k) >> shift) & mask
+            j = offsets[d]
+            target[j] = k
+            offsets[d] = j + 1
         source, target = target, source
     if source is not keys:
-        copy_into(keys, source)
+        copy_into(keys[start:end], source[start:end])
+
+
+@jit
+def _varying_bits(keys):
+    """The bits (as uint64) that differ between some two of ``keys``."""
+    first = np.uint64(keys[0])
+    varying = np.uint64(0)
+    for i in range(keys.shape[0]):
+        varying |= np.uint64(keys[i]) ^ first
+    return varying
+
+
+@jit
+def _top_digit(varying):
+    """(shift, bits) of the most significant digit of the ``varying`` bits; ``bits`` is 0
+    when no bit varies (all keys are equal)."""
+    if varying == 0:
+        return np.uint64(0), 0
+    high = 63
+    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
+        high -= 1
+    top_bits = _MSD_BITS if high >= _MSD_BITS - 1 else high + 1
+    return np.uint64(high + 1 - top_bits), top_bits
+
+
+@jit
+def _scatter_by_top_digit(keys, scratch, shift, top_bits):
+    """One most-significant-digit pass: ``keys`` into ``scratch`` grouped (stably) by
+    their digit at ``shift``; returns where each bucket starts (and the end)."""
+    n_buckets = 1 << top_bits
+    mask = np.uint64(n_buckets - 1)
+    starts = np.zeros(n_buckets + 1, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        starts[((np.uint64(keys[i]) >> shift) & mask) + 1] += 1
+    for b in range(n_buckets):
+        starts[b + 1] += starts[b]
+    offsets = starts[:n_buckets].copy()
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        d = (np.uint64(k) >> shift) & mask
+        j = offsets[d]
+        scratch[j] = k
+        offsets[d] = j + 1
+    return starts
+
+
+@jit
+def radix_sort(keys: np.ndarray) -> np.ndarray:
+    """Sort uint64 or uint32 ``keys`` ascending in place; returns ``keys``.
+
+    As :func:`radix_sort_with_payload`, without a payload: inputs of at least
+    ``_MSD_THRESHOLD`` keys take one most-significant-digit pass, then LSD passes per
+    bucket; shorter ones LSD passes only.
+    """
+    n = keys.shape[0]
+    if n < 2:
+        return keys
+    scratch = np.empty_like(keys)
+    if n < _MSD_THRESHOLD:
+        _lsd(keys, scratch, np.int64(0), n)
+        return keys
+    shift, top_bits = _top_digit(_varying_bits(keys))
+    if top_bits == 0:
+        return keys
+    starts = _scatter_by_top_digit(keys, scratch, shift, top_bits)
+    # the buckets now lie in scratch: sort each there, using the input as scratch
+    for b in range(starts.shape[0] - 1):
+        _lsd(scratch, keys, starts[b], starts[b + 1])
+    copy_into(keys, scratch)
     return keys
-
-
-_INSERTION_SORT_MAX = 32  # segments this short are sorted by insertion
 
 
 @jit
@@ -189,10 +280,6 @@ def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
         copy_into(payload[start:end], scratch_payload[start:end])
 
 
-_MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
-_MSD_BITS = 11
-
-
 @jit
 def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable).
@@ -211,17 +298,9 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
         # np.int64: a literal 0 would compile a second specialisation of the LSD sort
         _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
         return
-    first = keys[0]
-    varying = np.uint64(0)
-    for i in range(n):
-        varying |= keys[i] ^ first
-    if varying == 0:
+    shift, top_bits = _top_digit(_varying_bits(keys))
+    if top_bits == 0:
         return
-    high = 63
-    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
-        high -= 1
-    top_bits = _MSD_BITS if high >= _MSD_BITS - 1 else high + 1
-    shift = np.uint64(high + 1 - top_bits)
     n_buckets = 1 << top_bits
     mask = np.uint64(n_buckets - 1)
     starts = np.zeros(n_buckets + 1, dtype=np.int64)
@@ -261,3 +340,73 @@ def descending_order(scores: np.ndarray) -> np.ndarray:
     order = np.arange(scores.shape[0])
     radix_sort_with_payload(keys, order)
     return order
+
+
+@jit
+def _float_key(bits, negative_zero, all_ones):
+    """The order-preserving key of a float's raw bits (-0.0 has the key of +0.0)."""
+    if bits == negative_zero:
+        bits = np.uint64(0)
+    return bits ^ all_ones if bits & negative_zero else bits | negative_zero
+
+
+@jit
+def _float_bits(key, negative_zero, all_ones):
+    """Inverse of :func:`_float_key` (giving +0.0 for both zeros)."""
+    return key ^ negative_zero if key & negative_zero else key ^ all_ones
+
+
+@jit
+def sort_float_bits(bits, sign):
+    """Sort floats ascending in place, given as their raw bits (-0.0 becomes 0.0).
+
+    ``bits`` is the uint64 view of float64 values or the uint32 view of float32 values,
+    ``sign`` their sign bit (of the same dtype).  Each value's bits become its
+    order-preserving key in place (no key array: a float32 needs only 32-bit keys),
+    the keys are radix sorted as in :func:`radix_sort`, and turned back into the
+    values: the first pass makes the keys, and each bucket of the most-significant-digit
+    pass is turned back while it is in cache.  The result equals ``np.sort`` of the
+    values, except that every -0.0 comes back as +0.0 (the two compare equal, so they
+    form one tie group either way).
+    """
+    n = bits.shape[0]
+    negative_zero = np.uint64(sign)
+    all_ones = negative_zero | (negative_zero - np.uint64(1))
+    if n == 0:
+        return
+    first = _float_key(np.uint64(bits[0]), negative_zero, all_ones)
+    varying = np.uint64(0)
+    for i in range(n):
+        key = _float_key(np.uint64(bits[i]), negative_zero, all_ones)
+        bits[i] = key
+        varying |= key ^ first
+    scratch = np.empty_like(bits)
+    shift, top_bits = _top_digit(varying)
+    if n < _MSD_THRESHOLD or top_bits == 0:
+        _lsd(bits, scratch, np.int64(0), n)
+        for i in range(n):
+            bits[i] = _float_bits(np.uint64(bits[i]), negative_zero, all_ones)
+        return
+    starts = _scatter_by_top_digit(bits, scratch, shift, top_bits)
+    for b in range(starts.shape[0] - 1):
+        start = starts[b]
+        end = starts[b + 1]
+        _lsd(scratch, bits, start, end)  # sorted in scratch, bits as scratch
+        for i in range(start, end):
+            bits[i] = _float_bits(np.uint64(scratch[i]), negative_zero, all_ones)
+
+
+_SIGN_32 = np.uint32(0x80000000)
+
+
+def radix_sort_floats(values: np.ndarray) -> np.ndarray:
+    """Sort float64 or float32 ``values`` ascending in place by :func:`sort_float_bits`.
+
+    Returns ``values``; float32 values are sorted on 32-bit keys (half the passes and
+    half the bytes of float64).
+    """
+    if values.dtype == np.float32:
+        sort_float_bits(values.view(np.uint32), _SIGN_32)
+    else:
+        sort_float_bits(values.view(np.uint64), _SIGN)
+    return values

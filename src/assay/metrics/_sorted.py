@@ -11,11 +11,13 @@ row by row: one hashing pass sums the weight of each class per distinct score, a
 the distinct scores are sorted (:func:`assay._kernels.ranking.group_scores`).
 
 Sorting the two classes separately needs no index array.  Unweighted scores are
-sorted with NumPy's ``np.sort`` (a vectorised quicksort on x86, faster here than a
-radix sort of the keys), float32 scores as float32 (half the bytes; every float32 is
-exactly a float64, so no order and no tie changes); weighted scores need their
-weights carried along and use the package's LSD radix sort of the order-preserving
-uint64 keys, which beats ``np.argsort`` followed by a gather.
+sorted with NumPy's ``np.sort`` or the package's radix sort of order-preserving keys,
+whichever a one-time calibration found faster on this machine (``ASSAY_SORT`` forces
+one; see :mod:`assay._sort_choice`), float32 scores as float32 (half the bytes, 32-bit
+keys; every float32 is exactly a float64, so no order and no tie changes); weighted
+scores need their weights carried along and use the LSD radix sort of the
+order-preserving uint64 keys with a payload, which beats ``np.argsort`` followed by a
+gather.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 
 from assay._kernels import ranking as kernels
 from assay._scaling import power_of_two_scale
+from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 
@@ -148,8 +151,9 @@ def sort_scores(
         kernels.sort_with_weights(positive_scores, positive_weights)
         kernels.sort_with_weights(negative_scores, negative_weights)
     else:
-        positive_scores.sort()
-        negative_scores.sort()
+        method = sort_method(scores.dtype, scores.shape[0])
+        sort_in_place(positive_scores, method)
+        sort_in_place(negative_scores, method)
     return SortedBinary(
         positive_scores,
         negative_scores,

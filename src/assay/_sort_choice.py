@@ -1,0 +1,238 @@
+"""Which sort orders unweighted scores: NumPy's ``np.sort`` or the package's radix sort.
+
+The ranking functions sort the negated scores of each class ascending (see
+:mod:`assay.metrics._sorted`).  Two sorts give the same result: ``np.sort`` (in place,
+no extra memory; a vectorised sort on x86 CPUs with AVX2 or AVX-512, much slower where
+its vectorised code is not in effect) and
+:func:`assay._kernels.sorting.radix_sort_floats` (an LSD radix sort of order-preserving
+keys, 32-bit for float32 scores; it needs a scratch buffer as large as the input).
+Which one is faster depends on the machine, even between machines with the same CPU
+flags, so it is measured where assay runs:
+
+* **Calibration, once.**  The first sort of at least :data:`CALIBRATION_MIN_ROWS` rows
+  in a process times both sorts on a fixed synthetic sample (:data:`SAMPLE_SIZE`
+  distinct values, float64 and float32, :data:`REPEATS` alternating repeats, the
+  minimum of each).  The radix sort is chosen for a dtype when its time is below
+  :data:`RADIX_MARGIN` times np.sort's (10% faster); otherwise np.sort (which needs no
+  scratch memory) stays.  Smaller inputs always use np.sort and never trigger the
+  calibration; nothing is measured at import.
+* **Cached beside the compiled kernels.**  The result is written as a small JSON file
+  into the directory where Numba caches the sorting kernels (see
+  :mod:`assay._kernels._cache`), named by a digest of what it depends on: the CPU
+  (model name and flags from ``/proc/cpuinfo``, or :mod:`platform`), the versions of
+  NumPy, Numba and assay, and the source of the radix sort.  Later processes read it
+  instead of measuring.  A file that cannot be read or does not match is ignored and
+  rewritten; where nothing can be written (a read-only installation), the calibration
+  runs once per process.
+* **Forced.**  The environment variable ``ASSAY_SORT`` set to ``numpy`` or ``radix``
+  forces that sort for every input, whatever its size (``auto`` or unset: the
+  calibrated choice).  Read at every sort, so it can be changed at run time.
+
+The choice changes only speed: both sorts give the same ascending values (the radix
+sort turns -0.0 into +0.0, which compares equal and forms the same tie group), so every
+ranking metric and curve has the same bits whichever sort ran.  Under
+``NUMBA_DISABLE_JIT`` the radix sort is plain Python: np.sort is used unless forced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from assay._kernels import sorting
+from assay._kernels._cache import jit_is_disabled
+from assay._version import __version__
+
+ENVIRONMENT_VARIABLE = "ASSAY_SORT"
+METHODS = ("numpy", "radix")
+CALIBRATION_MIN_ROWS = 1 << 20
+"""Inputs of fewer rows use np.sort and do not trigger the calibration (which costs
+about as much as a few sorts of this many rows)."""
+SAMPLE_SIZE = 1 << 20
+REPEATS = 3
+RADIX_MARGIN = 0.9
+"""The radix sort is chosen when its time is below this fraction of np.sort's."""
+_SEED = 20261126
+_FILE_PREFIX = "assay-sort-choice-"
+_FORMAT = 1
+DTYPES = ("float64", "float32")
+
+_lock = threading.Lock()
+_choices: dict[str, str] | None = None  # this process's calibrated choice, once known
+
+
+def forced_method() -> str | None:
+    """The sort ``ASSAY_SORT`` forces (``numpy`` or ``radix``), or None for the calibrated one."""
+    raw = os.environ.get(ENVIRONMENT_VARIABLE, "")
+    value = raw.strip().lower()
+    if value in ("", "auto"):
+        return None
+    if value not in METHODS:
+        raise ValueError(
+            f"The environment variable {ENVIRONMENT_VARIABLE} is {raw!r}; it must be "
+            "'numpy', 'radix' or 'auto' (or unset)."
+        )
+    return value
+
+
+def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
+    """The sort for ``n_rows`` scores of ``dtype`` (float64 or float32): numpy or radix."""
+    forced = forced_method()
+    if forced is not None:
+        return forced
+    if n_rows < CALIBRATION_MIN_ROWS or jit_is_disabled():
+        return "numpy"
+    return calibrated_choices()[np.dtype(dtype).name]
+
+
+def sort_in_place(values: np.ndarray, method: str) -> None:
+    """Sort float64 or float32 ``values`` ascending in place with ``method``."""
+    if method == "radix":
+        sorting.radix_sort_floats(values)
+    else:
+        values.sort()
+
+
+# -- the calibration and its cache ------------------------------------------------------
+
+
+def cpu_description() -> str:
+    """The CPU as the operating system describes it: model name and feature flags."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            if fields:
+                break  # the first processor is enough
+            continue
+        name, _, value = line.partition(":")
+        fields.setdefault(name.strip(), value.strip())
+    model = fields.get("model name") or fields.get("Processor") or platform.processor()
+    flags = fields.get("flags") or fields.get("Features") or ""
+    return f"{platform.machine()} | {model} | {flags}"
+
+
+def calibration_key() -> dict[str, str]:
+    """What a calibration depends on: the CPU and the versions of the code that sorts
+    (NumPy, Numba, assay, and the source of the radix sort itself)."""
+    radix_source = Path(sorting.__file__).read_bytes()
+    return {
+        "cpu": cpu_description(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "assay": __version__,
+        "radix_sort": hashlib.sha256(radix_source).hexdigest()[:16],
+    }
+
+
+def calibration_file(directory: Path, key: dict[str, str]) -> Path:
+    """The file in ``directory`` holding the calibration for ``key``."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return directory / f"{_FILE_PREFIX}{digest}.json"
+
+
+def kernel_cache_directory() -> Path | None:
+    """Where Numba caches the sorting kernels, or None when it caches nothing."""
+    cache = getattr(sorting.sort_float_bits, "_cache", None)
+    path = getattr(cache, "cache_path", None)
+    return None if path is None else Path(path)
+
+
+def calibrate(sample_size: int = SAMPLE_SIZE, repeats: int = REPEATS) -> dict[str, Any]:
+    """Time np.sort against the radix sort on a fixed sample; the record to cache.
+
+    The sample is ``sample_size`` negated uniform values (distinct probabilities, as the
+    ranking functions sort them), as float64 and as float32.  The two sorts alternate
+    ``repeats`` times on fresh copies; the minimum time of each is kept.
+    """
+    sample = -np.random.default_rng(_SEED).random(sample_size)
+    seconds: dict[str, dict[str, float]] = {}
+    choice: dict[str, str] = {}
+    for name in DTYPES:
+        values = sample.astype(name)
+        sorting.radix_sort_floats(values[:64].copy())  # load (or compile) the kernel first
+        best = {method: float("inf") for method in METHODS}
+        for _ in range(repeats):
+            for method in METHODS:
+                work = values.copy()
+                start = time.perf_counter()
+                sort_in_place(work, method)
+                best[method] = min(best[method], time.perf_counter() - start)
+        seconds[name] = best
+        choice[name] = "radix" if best["radix"] < RADIX_MARGIN * best["numpy"] else "numpy"
+    return {"format": _FORMAT, "sample_size": sample_size, "repeats": repeats,
+            "seconds": seconds, "choice": choice}  # fmt: skip
+
+
+def read_calibration(path: Path, key: dict[str, str]) -> dict[str, str] | None:
+    """The choice recorded in ``path`` for ``key``; None if missing, unreadable or another's."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("format") != _FORMAT:
+        return None
+    if record.get("key") != key:
+        return None
+    choice = record.get("choice")
+    if not isinstance(choice, dict) or any(choice.get(name) not in METHODS for name in DTYPES):
+        return None
+    return {name: choice[name] for name in DTYPES}
+
+
+def write_calibration(path: Path, key: dict[str, str], record: dict[str, Any]) -> bool:
+    """Write ``record`` for ``key`` to ``path`` atomically; False if it cannot be written."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps({**record, "key": key}, indent=1), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:  # pragma: no cover - the directory vanished meanwhile
+            pass
+        return False
+    return True
+
+
+def load_or_calibrate(directory: Path | None) -> dict[str, str]:
+    """The choice cached in ``directory``, or a fresh calibration (cached there if possible)."""
+    key = calibration_key()
+    path = None if directory is None else calibration_file(directory, key)
+    if path is not None:
+        cached = read_calibration(path, key)
+        if cached is not None:
+            return cached
+    record = calibrate()
+    if path is not None:
+        write_calibration(path, key, record)
+    return dict(record["choice"])
+
+
+def calibrated_choices() -> dict[str, str]:
+    """This process's choice per dtype: read from the cache or measured, once."""
+    global _choices
+    with _lock:
+        if _choices is None:
+            _choices = load_or_calibrate(kernel_cache_directory())
+        return _choices
+
+
+def forget_calibration() -> None:
+    """Drop this process's choice, so the next large sort reads or measures it again."""
+    global _choices
+    with _lock:
+        _choices = None

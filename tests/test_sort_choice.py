@@ -1,0 +1,227 @@
+"""The choice between np.sort and the radix sort: forced, calibrated, cached."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import assay
+from assay import _sort_choice as choice
+from assay._kernels import _jit, sorting
+from assay._kernels._cache import jit_is_disabled
+
+LARGE = choice.CALIBRATION_MIN_ROWS
+
+
+class FakeCalibration:
+    """Stands in for the timing run: records how often it ran, returns a fixed choice."""
+
+    def __init__(self, float64: str = "radix", float32: str = "numpy") -> None:
+        self.runs = 0
+        self.choice = {"float64": float64, "float32": float32}
+
+    def __call__(self) -> dict[str, Any]:
+        self.runs += 1
+        seconds = {name: {"numpy": 1.0, "radix": 1.0} for name in choice.DTYPES}
+        return {"format": 1, "sample_size": 8, "repeats": 1, "seconds": seconds,
+                "choice": dict(self.choice)}  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test starts with no choice in the process and ASSAY_SORT unset."""
+    monkeypatch.delenv(choice.ENVIRONMENT_VARIABLE, raising=False)
+    choice.forget_calibration()
+    yield
+    choice.forget_calibration()
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeCalibration:
+    """A fake calibration cached in a temporary directory (compiled kernels or not)."""
+    calibration = FakeCalibration()
+    monkeypatch.setattr(choice, "jit_is_disabled", lambda: False)
+    monkeypatch.setattr(choice, "calibrate", calibration)
+    monkeypatch.setattr(choice, "kernel_cache_directory", lambda: tmp_path / "cache")
+    return calibration
+
+
+def _cache_file(tmp_path: Path) -> Path:
+    return choice.calibration_file(tmp_path / "cache", choice.calibration_key())
+
+
+# -- forcing the sort ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["numpy", "radix", "RADIX", " numpy "])
+@pytest.mark.parametrize("n_rows", [0, 10, LARGE])
+def test_the_environment_variable_forces_the_sort_at_any_size(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration, value: str, n_rows: int
+) -> None:
+    monkeypatch.setenv("ASSAY_SORT", value)
+    assert choice.sort_method(np.dtype(np.float64), n_rows) == value.strip().lower()
+    assert fake.runs == 0  # a forced sort needs no calibration
+
+
+@pytest.mark.parametrize("value", ["", "auto", "Auto"])
+def test_auto_or_unset_uses_the_calibrated_choice(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration, value: str
+) -> None:
+    monkeypatch.setenv("ASSAY_SORT", value)
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert choice.sort_method(np.dtype(np.float32), LARGE) == "numpy"
+    assert fake.runs == 1
+
+
+def test_an_unknown_sort_is_an_error_naming_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASSAY_SORT", "quick")
+    with pytest.raises(ValueError, match=r"ASSAY_SORT is 'quick'; it must be 'numpy', 'radix'"):
+        choice.sort_method(np.dtype(np.float64), 10)
+    with pytest.raises(ValueError, match=r"ASSAY_SORT is 'quick'"):
+        assay.roc_auc_score([0, 1, 1], [0.1, 0.4, 0.3])
+
+
+def test_forced_radix_sort_is_what_the_ranking_functions_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    original = sorting.radix_sort_floats
+
+    def spy(values: np.ndarray) -> np.ndarray:
+        calls.append(values.dtype.name)
+        return original(values)
+
+    monkeypatch.setattr(sorting, "radix_sort_floats", spy)
+    scores = np.array([0.1, 0.4, 0.35, 0.8], dtype=np.float32)
+    monkeypatch.setenv("ASSAY_SORT", "numpy")
+    assay.roc_auc_score([0, 0, 1, 1], scores)
+    assert calls == []
+    monkeypatch.setenv("ASSAY_SORT", "radix")
+    assert assay.roc_auc_score([0, 0, 1, 1], scores) == 0.75
+    assert calls == ["float32", "float32"]  # each class, on 32-bit keys
+
+
+# -- when the calibration runs -----------------------------------------------------------
+
+
+def test_small_inputs_use_np_sort_and_never_calibrate(fake: FakeCalibration) -> None:
+    assert choice.sort_method(np.dtype(np.float64), LARGE - 1) == "numpy"
+    assay.roc_auc_score([0, 1, 0, 1], [0.2, 0.9, 0.4, 0.3])
+    assert fake.runs == 0
+
+
+def test_nothing_is_calibrated_without_compiled_kernels(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration
+) -> None:
+    monkeypatch.setattr(choice, "jit_is_disabled", lambda: True)
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "numpy"
+    assert fake.runs == 0
+
+
+def test_the_first_large_sort_calibrates_once_and_caches_the_result(
+    fake: FakeCalibration, tmp_path: Path
+) -> None:
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert choice.sort_method(np.dtype(np.float32), 10 * LARGE) == "numpy"
+    assert fake.runs == 1
+    record = json.loads(_cache_file(tmp_path).read_text())
+    assert record["key"] == choice.calibration_key()
+    assert record["choice"] == {"float64": "radix", "float32": "numpy"}
+
+
+def test_a_later_process_reuses_the_cached_choice(fake: FakeCalibration) -> None:
+    choice.sort_method(np.dtype(np.float64), LARGE)
+    choice.forget_calibration()  # as a new process: nothing known but the file
+    fake.choice = {"float64": "numpy", "float32": "radix"}  # what a new run would say
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"  # the cached one
+    assert fake.runs == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        "",
+        "[1, 2]",
+        json.dumps({"format": 1, "choice": {"float64": "radix", "float32": "numpy"}}),
+        "wrong key",
+        "bad choice",
+    ],
+)
+def test_a_damaged_or_foreign_cache_file_is_ignored_and_rewritten(
+    fake: FakeCalibration, tmp_path: Path, content: str
+) -> None:
+    path = _cache_file(tmp_path)
+    path.parent.mkdir(parents=True)
+    good = {"format": 1, "key": choice.calibration_key(),
+            "choice": {"float64": "numpy", "float32": "numpy"}}  # fmt: skip
+    if content == "wrong key":
+        content = json.dumps({**good, "key": {**good["key"], "cpu": "another CPU"}})
+    elif content == "bad choice":
+        content = json.dumps({**good, "choice": {"float64": "quick", "float32": "numpy"}})
+    path.write_text(content)
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert fake.runs == 1
+    record = json.loads(path.read_text())
+    assert record["key"] == choice.calibration_key()
+    assert record["choice"]["float64"] == "radix"
+
+
+def test_an_unwritable_location_calibrates_once_per_process(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setattr(choice, "kernel_cache_directory", lambda: blocker / "cache")
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert fake.runs == 1
+    assert list(tmp_path.iterdir()) == [blocker]  # nothing written, no temporary left
+    choice.forget_calibration()  # a new process measures again
+    choice.sort_method(np.dtype(np.float64), LARGE)
+    assert fake.runs == 2
+
+
+def test_no_kernel_cache_calibrates_once_per_process(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration
+) -> None:
+    monkeypatch.setattr(choice, "kernel_cache_directory", lambda: None)
+    choice.sort_method(np.dtype(np.float64), LARGE)
+    choice.sort_method(np.dtype(np.float32), LARGE)
+    assert fake.runs == 1
+
+
+# -- the real calibration and its location -------------------------------------------
+
+
+def test_calibration_times_both_sorts_for_both_dtypes() -> None:
+    record = choice.calibrate(sample_size=4096, repeats=2)
+    assert set(record["choice"]) == {"float64", "float32"}
+    for name in ("float64", "float32"):
+        assert record["choice"][name] in ("numpy", "radix")
+        times = record["seconds"][name]
+        assert 0.0 < times["numpy"] < float("inf")
+        assert 0.0 < times["radix"] < float("inf")
+        faster = times["radix"] < choice.RADIX_MARGIN * times["numpy"]
+        assert record["choice"][name] == ("radix" if faster else "numpy")
+
+
+@pytest.mark.skipif(not _jit.CACHE or jit_is_disabled(), reason="Numba caches no kernel here")
+def test_the_cache_file_lies_beside_the_sorting_kernels() -> None:
+    sorting.radix_sort_floats(np.array([2.0, 1.0]))  # compiled and cached by now
+    directory = choice.kernel_cache_directory()
+    assert directory is not None
+    assert list(directory.glob("sorting.sort_float_bits-*.nbi"))
+
+
+def test_the_key_names_the_cpu_and_the_versions() -> None:
+    key = choice.calibration_key()
+    assert key["numpy"] == np.__version__
+    assert key["assay"] == assay.__version__
+    assert key["cpu"]  # model and flags, never empty
+    assert choice.calibration_file(Path("x"), key).name.startswith("assay-sort-choice-")
