@@ -13,6 +13,8 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import assay
 from assay import reference
@@ -20,6 +22,7 @@ from assay._kernels import bands, resample, streaming
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.metrics._sorted import sort_scores
 from assay.resampling._bands import curve_bands, sup_t_critical_value
+from tests.strategies import curve_band_data, curve_grid
 
 # The kernel interpolates in float64, the reference in exact fractions rounded once:
 # a few units in the last place of a value in [0, 1].
@@ -101,6 +104,18 @@ def test_replicate_curves_equal_the_naive_twin_on_the_same_counts(n, ties):
     check_replicates_against_the_reference(y, s, GRIDS, seed=7, n_resamples=3)
 
 
+@given(
+    data=curve_band_data(),
+    roc_grid=curve_grid(recall=False),
+    recall_grid=curve_grid(recall=True),
+    seed=st.integers(0, 2**32),
+)
+def test_replicate_curves_equal_the_reference_on_any_data(data, roc_grid, recall_grid, seed):
+    # ties, constant scores, two rows, grid points on the curves' vertices
+    y, s = data
+    check_replicates_against_the_reference(y, s, bands.Grids(roc_grid, recall_grid), seed, 3)
+
+
 def test_one_curve_alone_is_the_same_as_both_together():
     y, s = data(5000, ties=True, seed=8)
     is_positive, continues, _ = merged_rows(y, s)
@@ -147,6 +162,38 @@ def test_public_bands_equal_the_reference_band_of_the_same_replicates(kind, n, t
             )
         if kind == "simultaneous":
             assert band.critical_value == pytest.approx(expected.critical_value, rel=1e-9)
+
+
+@given(
+    data=curve_band_data(),
+    roc_grid=curve_grid(recall=False),
+    recall_grid=curve_grid(recall=True),
+    kind=st.sampled_from(["pointwise", "simultaneous"]),
+    confidence_level=st.sampled_from([0.5, 0.9, 0.95]),
+    seed=st.integers(0, 2**32),
+)
+def test_public_bands_equal_the_reference_bands_on_any_data(
+    data, roc_grid, recall_grid, kind, confidence_level, seed
+):
+    y, s = data
+    common = {"n_resamples": 6, "confidence_level": confidence_level, "kind": kind, "rng": seed}
+    together = curve_bands(y, s, roc_grid=roc_grid, recall_grid=recall_grid, **common)
+    separate = (
+        assay.roc_band(y, s, grid=roc_grid, **common),
+        assay.precision_recall_band(y, s, grid=recall_grid, **common),
+    )
+    counts = replicate_counts(y, s, together[0].rng_seed, 6, bands.Grids(roc_grid, recall_grid))
+    twins = (reference.roc_band, reference.precision_recall_band)
+    for band, alone, twin, grid in zip(together, separate, twins, (roc_grid, recall_grid),
+                                       strict=True):  # fmt: skip
+        assert np.array_equal(band.bootstrap_curves, alone.bootstrap_curves)
+        assert np.array_equal(band.lower, alone.lower) and np.array_equal(band.upper, alone.upper)
+        expected = twin(y, s, counts, grid=grid, confidence_level=confidence_level, kind=kind)
+        np.testing.assert_allclose(band.bootstrap_curves, expected.curves, rtol=0, atol=CURVE_ATOL)
+        for field in ("estimate", "lower", "upper", "standard_error"):
+            np.testing.assert_allclose(
+                getattr(band, field), getattr(expected, field), rtol=0, atol=1e-9, err_msg=field
+            )
 
 
 @pytest.mark.parametrize("n", [50, 9000])
