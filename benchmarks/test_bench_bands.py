@@ -1,4 +1,5 @@
-"""Confidence bands of the ROC curve: ``assay.roc_band`` against the naive way.
+"""Confidence bands of curves: ``assay.roc_band`` against the naive way, and both curves
+of the report from one pass against the two separate calls.
 
 The naive way (what a user writes without ``roc_band``): one ``assay.bootstrap`` of a
 Python callable per grid point, the callable recomputing the curve of the resampled
@@ -6,6 +7,10 @@ rows with NumPy and reading the true positive rate at that one false positive ra
 It is timed at a small n (``SMALL_ROWS`` rows, ``SMALL_RESAMPLES`` replicates,
 ``SMALL_GRID`` points), where it finishes; ``roc_band`` is timed at the same size and at
 the goal's size: 1000 replicates of a 101-point band at n = 1e6 in a few seconds.
+
+The report draws a model's ROC and precision-recall bands together
+(:func:`assay.resampling._bands.curve_bands`: one pass per replicate reads both curves);
+its peer is the two public calls with the same arguments, which give the same values.
 
 Run: ``PYTHONPATH=src python -m pytest benchmarks/test_bench_bands.py
 --benchmark-only``.  One untimed call first (compilation), then timed rounds.
@@ -18,6 +23,7 @@ import pytest
 
 import _data
 import assay
+from assay.resampling._bands import curve_bands
 
 SMALL_ROWS = 2_000
 SMALL_RESAMPLES = 200
@@ -82,3 +88,26 @@ def test_goal_band(benchmark) -> None:
         iterations=1,
     )
     assert np.all((band.lower <= band.estimate) & (band.estimate <= band.upper))
+
+
+def two_calls(y_true: np.ndarray, y_score: np.ndarray) -> tuple:
+    common = {"n_resamples": GOAL_RESAMPLES, "kind": "simultaneous", "rng": SEED}
+    return (
+        assay.roc_band(y_true, y_score, **common),
+        assay.precision_recall_band(y_true, y_score, **common),
+    )
+
+
+def one_pass(y_true: np.ndarray, y_score: np.ndarray) -> tuple:
+    return curve_bands(y_true, y_score, n_resamples=GOAL_RESAMPLES, kind="simultaneous", rng=SEED)
+
+
+@pytest.mark.parametrize("implementation", ["two calls", "one pass"])
+def test_both_curves(benchmark, implementation: str) -> None:
+    y_true, y_score = _data.binary(GOAL_ROWS)
+    function = two_calls if implementation == "two calls" else one_pass
+    function(y_true[:1000], y_score[:1000])  # compile
+    benchmark.group = f"ROC and precision-recall bands, {GOAL_RESAMPLES} resamples [n=1e6]"
+    benchmark.extra_info.update({"implementation": implementation, "peer": "two calls"})
+    bands = benchmark.pedantic(function, args=(y_true, y_score), rounds=3, iterations=1)
+    assert all(np.all(band.lower <= band.upper) for band in bands)

@@ -325,3 +325,28 @@ def split_into_pieces(draw: st.DrawFn, n: int, max_pieces: int = 5) -> np.ndarra
     ``max_pieces`` consecutive non-empty pieces (as data split over machines)."""
     inner = draw(st.sets(st.integers(1, max(1, n - 1)), max_size=max_pieces - 1))
     return np.array(sorted({0, n} | {cut for cut in inner if 0 < cut < n}), dtype=np.int64)
+
+
+@st.composite
+def curve_grid(draw: st.DrawFn, recall: bool) -> np.ndarray:
+    """A strictly increasing grid of a curve's horizontal axis: false positive rates in
+    [0, 1], or recalls in (0, 1] (``recall``).  Small fractions ``a / b`` fall on the
+    vertices of the curves of small data (where a reading must take the segment's top,
+    or the first point reaching the recall); the other values are any floats."""
+    on_vertices = st.tuples(st.integers(0, 12), st.integers(1, 12)).map(
+        lambda pair: min(pair[0], pair[1]) / pair[1]
+    )
+    anywhere = st.floats(0.0, 1.0, allow_subnormal=False)
+    values = draw(st.lists(on_vertices | anywhere, min_size=1, max_size=12))
+    grid = np.unique(np.array(values, dtype=np.float64))
+    if recall:
+        grid = grid[grid > 0.0]
+    return grid if grid.size else np.array([1.0])
+
+
+@st.composite
+def curve_band_data(draw: st.DrawFn, max_n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """``(y_true, y_score)`` with both classes and no weights, down to two rows; scores
+    tied, constant or continuous (as :func:`scores`)."""
+    y_true, y_score, _ = draw(binary_ranking_data(min_n=2, max_n=max_n, both_classes=True))
+    return y_true, y_score

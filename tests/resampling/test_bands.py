@@ -13,13 +13,16 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import assay
 from assay import reference
 from assay._kernels import bands, resample, streaming
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.metrics._sorted import sort_scores
-from assay.resampling._bands import sup_t_critical_value
+from assay.resampling._bands import curve_bands, sup_t_critical_value
+from tests.strategies import curve_band_data, curve_grid
 
 # The kernel interpolates in float64, the reference in exact fractions rounded once:
 # a few units in the last place of a value in [0, 1].
@@ -34,10 +37,10 @@ def reference_precision_at(y, s, counts, grid):
     return reference.precision_at_recall(y, s, grid, sample_weight=counts)
 
 
-NAIVE = {bands.ROC: reference_roc_at, bands.PRECISION_RECALL: reference_precision_at}
 ROC_GRID = np.linspace(0.0, 1.0, 41)
 RECALL_GRID = np.linspace(0.025, 1.0, 40)
-GRIDS = {bands.ROC: ROC_GRID, bands.PRECISION_RECALL: RECALL_GRID}
+GRIDS = bands.Grids(ROC_GRID, RECALL_GRID)
+NO_GRID = np.empty(0)
 
 
 def merged_rows(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -55,41 +58,85 @@ def data(n: int, ties: bool, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return y, (np.round(s, 1) if ties else s)
 
 
-@pytest.mark.parametrize("curve", [bands.ROC, bands.PRECISION_RECALL])
-@pytest.mark.parametrize(("n", "ties"), [(60, True), (300, False), (9000, True)])
-def test_replicate_curves_equal_the_naive_twin_on_the_same_counts(curve, n, ties):
-    y, s = data(n, ties, seed=n)
+def check_replicates_against_the_reference(y, s, grids, seed, n_resamples):
+    """Every replicate's curves (both kernels) against the reference on its counts."""
     is_positive, continues, order = merged_rows(y, s)
     assert np.array_equal(is_positive, y[order] == 1)
-    grid = GRIDS[curve]
-    out = np.empty((3, grid.shape[0]))
-    bands.band_replicates(is_positive, continues, grid, curve, np.uint64(7), 0, out, 2)
-    for r in range(3):
-        curve_r, trace = bands.traced_band_replicate(
-            is_positive, continues, grid, curve, np.uint64(7), r
+    roc = np.empty((n_resamples, grids.roc.shape[0]))
+    precision = np.empty((n_resamples, grids.precision_recall.shape[0]))
+    bands.band_replicates(is_positive, continues, grids, np.uint64(seed), 0, roc, precision, 2)
+    for r in range(n_resamples):
+        roc_r, precision_r, trace = bands.traced_band_replicate(
+            is_positive, continues, grids, np.uint64(seed), r
         )
-        assert np.array_equal(curve_r, out[r])
-        counts = np.empty(n, dtype=np.int64)
+        assert np.array_equal(roc_r, roc[r]) and np.array_equal(precision_r, precision[r])
+        counts = np.empty(y.shape[0], dtype=np.int64)
         counts[order] = trace  # back to the rows of the data
-        expected = NAIVE[curve](y, s, counts, grid)
-        np.testing.assert_allclose(out[r], expected, rtol=0, atol=CURVE_ATOL)
-    # the data's own curve: every count one
-    estimate = bands.curve_at_grid(
-        is_positive, continues, np.ones(n, np.int64), (y == 1).sum(), (y == 0).sum(), grid, curve
+        np.testing.assert_allclose(
+            roc[r], reference_roc_at(y, s, counts, grids.roc), rtol=0, atol=CURVE_ATOL
+        )
+        np.testing.assert_allclose(
+            precision[r],
+            reference_precision_at(y, s, counts, grids.precision_recall),
+            rtol=0,
+            atol=CURVE_ATOL,
+        )
+    # the data's own curves: every count one
+    roc_estimate, precision_estimate = bands.curves_at_grids(
+        is_positive, continues, np.ones(y.shape[0], np.int64), (y == 1).sum(), (y == 0).sum(),
+        grids,
+    )  # fmt: skip
+    ones = np.ones(y.shape[0])
+    np.testing.assert_allclose(
+        roc_estimate, reference_roc_at(y, s, ones, grids.roc), rtol=0, atol=CURVE_ATOL
     )
     np.testing.assert_allclose(
-        estimate, NAIVE[curve](y, s, np.ones(n), grid), rtol=0, atol=CURVE_ATOL
+        precision_estimate,
+        reference_precision_at(y, s, ones, grids.precision_recall),
+        rtol=0,
+        atol=CURVE_ATOL,
     )
 
 
-def replicate_counts(y, s, seed, n_resamples, grid, curve):
+@pytest.mark.parametrize(("n", "ties"), [(60, True), (300, False), (9000, True)])
+def test_replicate_curves_equal_the_naive_twin_on_the_same_counts(n, ties):
+    y, s = data(n, ties, seed=n)
+    check_replicates_against_the_reference(y, s, GRIDS, seed=7, n_resamples=3)
+
+
+@given(
+    data=curve_band_data(),
+    roc_grid=curve_grid(recall=False),
+    recall_grid=curve_grid(recall=True),
+    seed=st.integers(0, 2**32),
+)
+def test_replicate_curves_equal_the_reference_on_any_data(data, roc_grid, recall_grid, seed):
+    # ties, constant scores, two rows, grid points on the curves' vertices
+    y, s = data
+    check_replicates_against_the_reference(y, s, bands.Grids(roc_grid, recall_grid), seed, 3)
+
+
+def test_one_curve_alone_is_the_same_as_both_together():
+    y, s = data(5000, ties=True, seed=8)
+    is_positive, continues, _ = merged_rows(y, s)
+    both = [np.empty((6, 41)), np.empty((6, 40))]
+    bands.band_replicates(is_positive, continues, GRIDS, np.uint64(4), 0, *both, 2)
+    roc_alone = [np.empty((6, 41)), np.empty((6, 0))]
+    bands.band_replicates(is_positive, continues, bands.Grids(ROC_GRID, NO_GRID), np.uint64(4),
+                          0, *roc_alone, 2)  # fmt: skip
+    recall_alone = [np.empty((6, 0)), np.empty((6, 40))]
+    bands.band_replicates(is_positive, continues, bands.Grids(NO_GRID, RECALL_GRID),
+                          np.uint64(4), 0, *recall_alone, 2)  # fmt: skip
+    assert np.array_equal(both[0], roc_alone[0])
+    assert np.array_equal(both[1], recall_alone[1])
+
+
+def replicate_counts(y, s, seed, n_resamples, grids):
     """Every replicate's count of each row of the data, from the traced kernel."""
     is_positive, continues, order = merged_rows(y, s)
     counts = np.empty((n_resamples, y.shape[0]), dtype=np.int64)
     for r in range(n_resamples):
-        _, trace = bands.traced_band_replicate(
-            is_positive, continues, grid, curve, np.uint64(seed), r
-        )
+        *_, trace = bands.traced_band_replicate(is_positive, continues, grids, np.uint64(seed), r)
         counts[r, order] = trace
     return counts
 
@@ -99,13 +146,14 @@ def replicate_counts(y, s, seed, n_resamples, grid, curve):
 def test_public_bands_equal_the_reference_band_of_the_same_replicates(kind, n, ties, seed):
     y, s = data(n, ties, seed=seed)
     cases = [
-        (assay.roc_band, reference.roc_band, bands.ROC, np.linspace(0.0, 1.0, 11)),
+        (assay.roc_band, reference.roc_band, bands.Grids(np.linspace(0.0, 1.0, 11), NO_GRID)),
         (assay.precision_recall_band, reference.precision_recall_band,
-         bands.PRECISION_RECALL, np.linspace(0.1, 1.0, 10)),
+         bands.Grids(NO_GRID, np.linspace(0.1, 1.0, 10))),
     ]  # fmt: skip
-    for public, twin, curve, grid in cases:
+    for public, twin, grids in cases:
+        grid = grids.roc if public is assay.roc_band else grids.precision_recall
         band = public(y, s, grid=grid, n_resamples=25, confidence_level=0.9, kind=kind, rng=seed)
-        counts = replicate_counts(y, s, band.rng_seed, 25, grid, curve)
+        counts = replicate_counts(y, s, band.rng_seed, 25, grids)
         expected = twin(y, s, counts, grid=grid, confidence_level=0.9, kind=kind)
         np.testing.assert_allclose(band.bootstrap_curves, expected.curves, rtol=0, atol=CURVE_ATOL)
         for field in ("estimate", "lower", "upper", "standard_error"):
@@ -116,14 +164,44 @@ def test_public_bands_equal_the_reference_band_of_the_same_replicates(kind, n, t
             assert band.critical_value == pytest.approx(expected.critical_value, rel=1e-9)
 
 
+@given(
+    data=curve_band_data(),
+    roc_grid=curve_grid(recall=False),
+    recall_grid=curve_grid(recall=True),
+    kind=st.sampled_from(["pointwise", "simultaneous"]),
+    confidence_level=st.sampled_from([0.5, 0.9, 0.95]),
+    seed=st.integers(0, 2**32),
+)
+def test_public_bands_equal_the_reference_bands_on_any_data(
+    data, roc_grid, recall_grid, kind, confidence_level, seed
+):
+    y, s = data
+    common = {"n_resamples": 6, "confidence_level": confidence_level, "kind": kind, "rng": seed}
+    together = curve_bands(y, s, roc_grid=roc_grid, recall_grid=recall_grid, **common)
+    separate = (
+        assay.roc_band(y, s, grid=roc_grid, **common),
+        assay.precision_recall_band(y, s, grid=recall_grid, **common),
+    )
+    counts = replicate_counts(y, s, together[0].rng_seed, 6, bands.Grids(roc_grid, recall_grid))
+    twins = (reference.roc_band, reference.precision_recall_band)
+    for band, alone, twin, grid in zip(together, separate, twins, (roc_grid, recall_grid),
+                                       strict=True):  # fmt: skip
+        assert np.array_equal(band.bootstrap_curves, alone.bootstrap_curves)
+        assert np.array_equal(band.lower, alone.lower) and np.array_equal(band.upper, alone.upper)
+        expected = twin(y, s, counts, grid=grid, confidence_level=confidence_level, kind=kind)
+        np.testing.assert_allclose(band.bootstrap_curves, expected.curves, rtol=0, atol=CURVE_ATOL)
+        for field in ("estimate", "lower", "upper", "standard_error"):
+            np.testing.assert_allclose(
+                getattr(band, field), getattr(expected, field), rtol=0, atol=1e-9, err_msg=field
+            )
+
+
 @pytest.mark.parametrize("n", [50, 9000])
 def test_the_draws_are_the_stratified_streaming_bootstraps(n):
     y, s = data(n, ties=False, seed=1)
     is_positive, continues, _ = merged_rows(y, s)
     for r in (0, 5):
-        _, trace = bands.traced_band_replicate(
-            is_positive, continues, ROC_GRID, bands.ROC, np.uint64(99), r
-        )
+        *_, trace = bands.traced_band_replicate(is_positive, continues, GRIDS, np.uint64(99), r)
         atoms = streaming.RowAtoms(
             is_positive, continues, np.empty(0), False, False, np.empty(0, np.uint64),
             np.empty(0, np.bool_),
@@ -140,12 +218,30 @@ def test_replicates_do_not_depend_on_threads_or_chunks():
     y, s = data(5000, ties=True, seed=2)
     first = assay.roc_band(y, s, n_resamples=40, rng=3).bootstrap_curves
     is_positive, continues, _ = merged_rows(y, s)
-    out = np.empty((40, 101))
-    bands.band_replicates(is_positive, continues, np.linspace(0, 1, 101), bands.ROC,
-                          np.uint64(3), 0, out[:17], 1)  # fmt: skip
-    bands.band_replicates(is_positive, continues, np.linspace(0, 1, 101), bands.ROC,
-                          np.uint64(3), 17, out[17:], 2)  # fmt: skip
-    assert np.array_equal(first, out)
+    grids = bands.Grids(np.linspace(0, 1, 101), np.linspace(0.01, 1, 100))
+    roc, precision = np.empty((40, 101)), np.empty((40, 100))
+    bands.band_replicates(is_positive, continues, grids, np.uint64(3), 0, roc[:17],
+                          precision[:17], 1)  # fmt: skip
+    bands.band_replicates(is_positive, continues, grids, np.uint64(3), 17, roc[17:],
+                          precision[17:], 2)  # fmt: skip
+    assert np.array_equal(first, roc)
+
+
+@pytest.mark.parametrize("kind", ["pointwise", "simultaneous"])
+def test_curve_bands_equal_the_two_separate_calls(kind):
+    y, s = data(7000, ties=True, seed=9)
+    common = {"n_resamples": 30, "confidence_level": 0.8, "kind": kind, "rng": 6}
+    roc_grid, recall_grid = np.linspace(0.0, 1.0, 21), np.linspace(0.05, 1.0, 20)
+    roc, precision = curve_bands(y, s, roc_grid=roc_grid, recall_grid=recall_grid, **common)
+    separate = (
+        assay.roc_band(y, s, grid=roc_grid, **common),
+        assay.precision_recall_band(y, s, grid=recall_grid, **common),
+    )
+    for together, alone in zip((roc, precision), separate, strict=True):
+        assert together.curve == alone.curve
+        for field in ("grid", "estimate", "lower", "upper", "standard_error", "bootstrap_curves"):
+            assert np.array_equal(getattr(together, field), getattr(alone, field)), field
+        assert together.to_dict() == alone.to_dict()
 
 
 def test_hand_worked_curve_with_ties():

@@ -53,6 +53,35 @@ def _vertices(
     return tp, fp, counts.total_positive, counts.total_negative
 
 
+def _read(curve: str, y_true: Any, y_score: Any, grid: Any, pos_label: Any,
+          sample_weight: Any) -> np.ndarray:  # fmt: skip
+    """The curve at each grid value, read on the polygon through the cumulative (FP, TP)
+    weights above each distinct score (``curve``: "roc" or "precision_recall")."""
+    tp, fp, total_positive, total_negative = _vertices(y_true, y_score, pos_label, sample_weight)
+    if curve == "roc":
+        axis = [Fraction(f, total_negative) for f in fp]  # false positive rates
+    else:
+        axis = [Fraction(t, total_positive) for t in tp]  # recalls
+    out = []
+    for value in np.asarray(grid, dtype=float).tolist():
+        x = Fraction(value)
+        if curve == "roc":  # the last vertex at the rate or before it, then its next segment
+            i = max(k for k in range(len(axis)) if axis[k] <= x)
+        else:  # the segment ending at the first vertex that reaches the recall
+            i = min(k for k in range(len(axis)) if axis[k] >= x) - 1
+        if i + 1 == len(axis):  # the end of the curve
+            at_tp, at_fp = Fraction(tp[i]), Fraction(fp[i])
+        else:
+            step = (x - axis[i]) / (axis[i + 1] - axis[i])
+            at_tp = tp[i] + step * (tp[i + 1] - tp[i])
+            at_fp = fp[i] + step * (fp[i + 1] - fp[i])
+        if curve == "roc":
+            out.append(float(at_tp / total_positive))
+        else:
+            out.append(float(at_tp / (at_tp + at_fp)))
+    return np.array(out, dtype=float)
+
+
 def tpr_at_fpr(
     y_true: Any, y_score: Any, grid: Any, *, pos_label: Any = None, sample_weight: Any = None
 ) -> np.ndarray:
@@ -64,19 +93,7 @@ def tpr_at_fpr(
     score: the highest vertex whose FPR is at most the grid value, then linearly along
     the next segment (vertical averaging, Fawcett 2006, section 8).
     """
-    tp, fp, total_positive, total_negative = _vertices(y_true, y_score, pos_label, sample_weight)
-    fpr = [Fraction(f, total_negative) for f in fp]
-    tpr = [Fraction(t, total_positive) for t in tp]
-    out = []
-    for value in np.asarray(grid, dtype=float).tolist():
-        f = Fraction(value)
-        i = max(k for k in range(len(fpr)) if fpr[k] <= f)
-        if i + 1 == len(fpr):
-            out.append(float(tpr[i]))
-            continue
-        step = (f - fpr[i]) / (fpr[i + 1] - fpr[i])
-        out.append(float(tpr[i] + step * (tpr[i + 1] - tpr[i])))
-    return np.array(out, dtype=float)
+    return _read("roc", y_true, y_score, grid, pos_label, sample_weight)
 
 
 def precision_at_recall(
@@ -90,21 +107,11 @@ def precision_at_recall(
     true and false positive weights interpolated linearly along it (the precision is
     not linear along a segment; Davis & Goadrich 2006).
     """
-    tp, fp, total_positive, _ = _vertices(y_true, y_score, pos_label, sample_weight)
-    recall = [Fraction(t, total_positive) for t in tp]
-    out = []
-    for value in np.asarray(grid, dtype=float).tolist():
-        r = Fraction(value)
-        j = min(k for k in range(len(recall)) if recall[k] >= r)
-        step = (r - recall[j - 1]) / (recall[j] - recall[j - 1])
-        at_tp = tp[j - 1] + step * (tp[j] - tp[j - 1])
-        at_fp = fp[j - 1] + step * (fp[j] - fp[j - 1])
-        out.append(float(at_tp / (at_tp + at_fp)))
-    return np.array(out, dtype=float)
+    return _read("precision_recall", y_true, y_score, grid, pos_label, sample_weight)
 
 
 def _band(
-    read: Any,
+    curve: str,
     y_true: Any,
     y_score: Any,
     replicate_counts: Any,
@@ -113,10 +120,10 @@ def _band(
     kind: str,
     pos_label: Any,
 ) -> Band:
-    estimate = read(y_true, y_score, grid, pos_label=pos_label)
+    estimate = _read(curve, y_true, y_score, grid, pos_label, None)
     counts = np.asarray(replicate_counts)
     curves = np.array(
-        [read(y_true, y_score, grid, pos_label=pos_label, sample_weight=row) for row in counts]
+        [_read(curve, y_true, y_score, grid, pos_label, row) for row in counts]
     ).reshape(counts.shape[0], -1)
     n_resamples, n_grid = curves.shape
     if n_resamples > 1:
@@ -170,7 +177,7 @@ def roc_band(
     counts.  Pointwise band: the percentile interval at each grid point (numpy's
     linear quantile); simultaneous: the bootstrap sup-t band.
     """
-    return _band(tpr_at_fpr, y_true, y_score, replicate_counts, grid, confidence_level, kind,
+    return _band("roc", y_true, y_score, replicate_counts, grid, confidence_level, kind,
                  pos_label)  # fmt: skip
 
 
@@ -190,5 +197,5 @@ def precision_recall_band(
     -----
     As :func:`roc_band`, each replicate's curve read by :func:`precision_at_recall`.
     """
-    return _band(precision_at_recall, y_true, y_score, replicate_counts, grid, confidence_level,
-                 kind, pos_label)  # fmt: skip
+    return _band("precision_recall", y_true, y_score, replicate_counts, grid,
+                 confidence_level, kind, pos_label)  # fmt: skip

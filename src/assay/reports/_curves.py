@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assay.reports._result import CurveReport, DataSummary, ModelReport, Settings
+from assay.resampling._bands import curve_bands
 
 if TYPE_CHECKING:
     from assay._results._bands import CurveBand
@@ -47,13 +48,13 @@ def with_curves(
 ) -> tuple[tuple[ModelReport, ...], tuple[str, ...]]:
     """The models with their ROC and precision-recall curves, and the report's notes.
 
-    Each curve is :func:`assay.roc_band` or :func:`assay.precision_recall_band` called with
-    the report's resamples, confidence level and seed, ``kind=BAND_KIND``.  Those bands
-    resample rows without weights and without groups: a weighted or grouped report gets no
-    curves and a note that says why.
+    Each model's two curves are :func:`assay.roc_band` and
+    :func:`assay.precision_recall_band` called with the report's resamples, confidence
+    level and seed, ``kind=BAND_KIND``, drawn together: one pass over the sorted rows per
+    replicate reads both curves (the same values as the two calls).  Those bands resample
+    rows without weights and without groups: a weighted or grouped report gets no curves
+    and a note that says why.
     """
-    import assay
-
     if data.weight is not None or data.group is not None:
         what = "sample weights" if data.weight is not None else "groups"
         note = (
@@ -63,20 +64,15 @@ def with_curves(
         return models, (note,)
     drawn = []
     for model in models:
-        bands = [
-            function(
-                y_true,
-                y_scores[model.name],
-                grid=grid,
-                n_resamples=settings.n_resamples,
-                confidence_level=settings.confidence_level,
-                kind=BAND_KIND,
-                rng=settings.rng_seed,
-            )
-            for function, grid in (
-                (assay.roc_band, ROC_GRID),
-                (assay.precision_recall_band, PRECISION_RECALL_GRID),
-            )
-        ]
+        bands = curve_bands(
+            y_true,
+            y_scores[model.name],
+            roc_grid=ROC_GRID,
+            recall_grid=PRECISION_RECALL_GRID,
+            n_resamples=settings.n_resamples,
+            confidence_level=settings.confidence_level,
+            kind=BAND_KIND,
+            rng=settings.rng_seed,
+        )
         drawn.append(replace(model, curves=tuple(_curve(band) for band in bands)))
     return tuple(drawn), ()

@@ -29,7 +29,6 @@ from assay.resampling._resampling import chunk_size
 __all__ = ["precision_recall_band", "roc_band"]
 
 _KINDS = ("pointwise", "simultaneous")
-_CURVES = {"roc": kernels.ROC, "precision_recall": kernels.PRECISION_RECALL}
 
 
 def _grid(grid: Any, curve: str) -> np.ndarray:
@@ -65,6 +64,86 @@ def _sorted_rows(y_true: Any, y_score: Any, pos_label: Any) -> tuple[np.ndarray,
     return is_positive, continues
 
 
+def _resolve(
+    n_resamples: Any, confidence_level: Any, kind: Any, rng: Any
+) -> tuple[int, float, int]:
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    check_option(kind, "kind", _KINDS)
+    return n_resamples, confidence_level, resolve_seed(rng)
+
+
+def _replicates(
+    is_positive: np.ndarray,
+    continues: np.ndarray,
+    grids: kernels.Grids,
+    n_resamples: int,
+    seed: int,
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Both curves of the data and of every replicate: one pass per replicate."""
+    n_positive = int(is_positive.sum())
+    estimates = kernels.curves_at_grids(
+        is_positive,
+        continues,
+        np.ones(is_positive.shape[0], dtype=np.int64),
+        n_positive,
+        is_positive.shape[0] - n_positive,
+        grids,
+    )
+    roc = np.empty((n_resamples, grids.roc.shape[0]), dtype=np.float64)
+    precision = np.empty((n_resamples, grids.precision_recall.shape[0]), dtype=np.float64)
+    workers = n_workers()
+    size = chunk_size(n_resamples, is_positive.shape[0], workers)
+    for first in range(0, n_resamples, size):
+        kernels.band_replicates(
+            is_positive,
+            continues,
+            grids,
+            np.uint64(seed),
+            first,
+            roc[first : first + size],
+            precision[first : first + size],
+            workers,
+        )
+    return estimates, (roc, precision)
+
+
+def _summary(
+    curve: str,
+    grid: np.ndarray,
+    estimate: np.ndarray,
+    curves: np.ndarray,
+    confidence_level: float,
+    kind: str,
+    seed: int,
+) -> CurveBand:
+    """The band of one curve from its replicates."""
+    n_resamples = curves.shape[0]
+    standard_error = curves.std(axis=0, ddof=1) if n_resamples > 1 else np.zeros_like(estimate)
+    alpha = 1.0 - confidence_level
+    if kind == "pointwise":
+        lower, upper = np.quantile(curves, [alpha / 2, 1 - alpha / 2], axis=0)
+        critical_value = float("nan")
+    else:
+        critical_value = sup_t_critical_value(curves, estimate, standard_error, confidence_level)
+        lower = estimate - critical_value * standard_error
+        upper = estimate + critical_value * standard_error
+    return CurveBand(
+        curve=curve,
+        grid=grid,
+        estimate=estimate,
+        lower=np.clip(lower, 0.0, 1.0),
+        upper=np.clip(upper, 0.0, 1.0),
+        kind=kind,
+        confidence_level=confidence_level,
+        critical_value=critical_value,
+        standard_error=standard_error,
+        n_resamples=n_resamples,
+        rng_seed=seed,
+        bootstrap_curves=curves,
+    )
+
+
 def _band(
     curve: str,
     y_true: Any,
@@ -77,58 +156,53 @@ def _band(
     rng: Any,
 ) -> CurveBand:
     grid_values = _grid(grid, curve)
-    n_resamples = check_n_resamples(n_resamples)
-    confidence_level = check_confidence_level(confidence_level)
-    check_option(kind, "kind", _KINDS)
-    seed = resolve_seed(rng)
+    n_resamples, confidence_level, seed = _resolve(n_resamples, confidence_level, kind, rng)
     is_positive, continues = _sorted_rows(y_true, y_score, pos_label)
-    code = _CURVES[curve]
-    n_positive = int(is_positive.sum())
-    estimate = kernels.curve_at_grid(
-        is_positive,
-        continues,
-        np.ones(is_positive.shape[0], dtype=np.int64),
-        n_positive,
-        is_positive.shape[0] - n_positive,
-        grid_values,
-        code,
-    )
-    curves = np.empty((n_resamples, grid_values.shape[0]), dtype=np.float64)
-    workers = n_workers()
-    size = chunk_size(n_resamples, is_positive.shape[0], workers)
-    for first in range(0, n_resamples, size):
-        kernels.band_replicates(
-            is_positive,
-            continues,
-            grid_values,
-            code,
-            np.uint64(seed),
-            first,
-            curves[first : first + size],
-            workers,
-        )
-    standard_error = curves.std(axis=0, ddof=1) if n_resamples > 1 else np.zeros_like(estimate)
-    alpha = 1.0 - confidence_level
-    if kind == "pointwise":
-        lower, upper = np.quantile(curves, [alpha / 2, 1 - alpha / 2], axis=0)
-        critical_value = float("nan")
+    empty = np.empty(0, dtype=np.float64)
+    if curve == "roc":
+        grids = kernels.Grids(grid_values, empty)
     else:
-        critical_value = sup_t_critical_value(curves, estimate, standard_error, confidence_level)
-        lower = estimate - critical_value * standard_error
-        upper = estimate + critical_value * standard_error
-    return CurveBand(
-        curve=curve,
-        grid=grid_values,
-        estimate=estimate,
-        lower=np.clip(lower, 0.0, 1.0),
-        upper=np.clip(upper, 0.0, 1.0),
-        kind=kind,
-        confidence_level=confidence_level,
-        critical_value=critical_value,
-        standard_error=standard_error,
-        n_resamples=n_resamples,
-        rng_seed=seed,
-        bootstrap_curves=curves,
+        grids = kernels.Grids(empty, grid_values)
+    estimates, replicates = _replicates(is_positive, continues, grids, n_resamples, seed)
+    which = 0 if curve == "roc" else 1
+    return _summary(
+        curve, grid_values, estimates[which], replicates[which], confidence_level, kind, seed
+    )
+
+
+def curve_bands(
+    y_true: Any,
+    y_score: Any,
+    *,
+    roc_grid: Any = None,
+    recall_grid: Any = None,
+    pos_label: Any = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    kind: str = "pointwise",
+    rng: Any = None,
+) -> tuple[CurveBand, CurveBand]:
+    """:func:`roc_band` and :func:`precision_recall_band` from one pass per replicate.
+
+    The same draws as the two separate calls with the same arguments (replicate ``r``
+    draws from the same stream whichever curves it reads), so the two bands are equal
+    to theirs, value for value; the rows are sorted and drawn once instead of twice.
+    """
+    grids = kernels.Grids(_grid(roc_grid, "roc"), _grid(recall_grid, "precision_recall"))
+    n_resamples, confidence_level, seed = _resolve(n_resamples, confidence_level, kind, rng)
+    is_positive, continues = _sorted_rows(y_true, y_score, pos_label)
+    estimates, replicates = _replicates(is_positive, continues, grids, n_resamples, seed)
+    return (
+        _summary("roc", grids.roc, estimates[0], replicates[0], confidence_level, kind, seed),
+        _summary(
+            "precision_recall",
+            grids.precision_recall,
+            estimates[1],
+            replicates[1],
+            confidence_level,
+            kind,
+            seed,
+        ),
     )
 
 
