@@ -7,16 +7,15 @@ import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
-from dask.delayed import Delayed, delayed
+from dask.delayed import delayed
 
 import dask
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results import BootstrapResult
 from assay._validation import check_option, resolve_seed
-from assay.dask import _buckets as buckets
 from assay.dask import _ranking
 from assay.dask import _replicates as replicates
-from assay.dask._graph import RankingJob, ScanValue, ranking_job, scan_graph
+from assay.dask._graph import ScanValue, ranking_job, scan_graph
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import bootstrap_result
@@ -59,26 +58,6 @@ def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
     if name == "equal_error_rate":
         check_option(arguments.arguments.get("method", "interpolate"), "method",
                      _ranking.EER_METHODS)  # fmt: skip
-
-
-def _replicates_graph(job: RankingJob, options: Any, seed: int, n_resamples: int) -> Delayed:
-    """The lazy replicate values: the scan contract, every step a B-vector per bucket."""
-    totals = [
-        delayed(replicates.replicate_totals, pure=True)(a, seed, n_resamples) for a in job.atoms
-    ]
-    prefixes = delayed(replicates.replicate_prefix, pure=True)(totals, job.prefix, n_resamples)
-    belows = None
-    if buckets.has_below_pass(options):
-        summaries = [
-            delayed(replicates.replicate_summaries, pure=True)(a, prefixes, options, seed)
-            for a in job.atoms
-        ]
-        belows = delayed(replicates.replicate_belows, pure=True)(summaries, prefixes, options)
-    states = [
-        delayed(replicates.replicate_states, pure=True)(a, prefixes, belows, options, seed)
-        for a in job.atoms
-    ]
-    return delayed(replicates.replicate_values, pure=True)(states, prefixes, options)
 
 
 def bootstrap(
@@ -217,7 +196,8 @@ def bootstrap(
     options = declaration.scan_options(**metric_kwargs)
     job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)
     estimate = scan_graph(job, options, call.needs, call.message)
-    distribution = _replicates_graph(job, options, seed, n_resamples)
+    cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
+    distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples)
     settings: dict[str, Any] = {
         "method": method,
         "confidence_level": confidence_level,

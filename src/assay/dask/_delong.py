@@ -359,9 +359,11 @@ def paired_jobs(
     sample_weight: Any,
     pos_label: Any,
     names: tuple[str, str] = ("score_a", "score_b"),
+    carry: str = "placement",
 ) -> PairedJobs:
     """Both models' jobs: the rows shuffled to A's buckets (B's score carried), then,
-    with their A placement, to B's buckets."""
+    with their A placement (``carry="placement"``) or A score (``"other"``), to B's
+    buckets; ``names`` name the scores in errors."""
     (trues, scores_a, scores_b, weights), n = aligned_partitions(
         y_true=y_true, **{names[0]: score_a, names[1]: score_b}, sample_weight=sample_weight
     )
@@ -378,10 +380,10 @@ def paired_jobs(
     ]
     job_a = shuffle_job(rows_a, plan_a, buckets.rows_meta(use_weights, ("other",)))
     rows_b = [
-        delayed(placements.rows_for_b, pure=True)(frame, atoms, job_a.prefix, plan_b)
+        delayed(placements.rows_for_b, pure=True)(frame, atoms, job_a.prefix, plan_b, carry)
         for frame, atoms in zip(job_a.frames, job_a.atoms, strict=True)
     ]
-    job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, ("placement",)))
+    job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, (carry,)))
     return PairedJobs(job_a, job_b)
 
 

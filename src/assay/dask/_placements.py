@@ -141,12 +141,15 @@ def row_placements(frame: pd.DataFrame, atoms: dict[int, Atoms], prefix: Prefix)
     return out
 
 
-def rows_for_b(frame: pd.DataFrame, atoms: dict[int, Atoms], prefix: Prefix, plan_b: Plan):
+def rows_for_b(
+    frame: pd.DataFrame, atoms: dict[int, Atoms], prefix: Prefix, plan_b: Plan, carry: str
+) -> pd.DataFrame:
     """A shuffled partition of model A's buckets as rows of model B's: B's score (the
-    carried ``other``) and bucket, and the A placement carried as ``"placement"``."""
+    carried ``other``) and bucket, and ``carry``: ``"placement"`` (the row's A placement)
+    or ``"other"`` (its A score)."""
     use_weights = "weight" in frame.columns
     if frame.shape[0] == 0:
-        return rows_meta(use_weights, ("placement",))
+        return rows_meta(use_weights, (carry,))
     scores_b = frame["other"].to_numpy()
     columns: dict[str, Any] = {
         "bucket": bucket_of(scores_b, plan_b.splitters),
@@ -155,7 +158,10 @@ def rows_for_b(frame: pd.DataFrame, atoms: dict[int, Atoms], prefix: Prefix, pla
     }
     if use_weights:
         columns["weight"] = frame["weight"].to_numpy()
-    columns["placement"] = row_placements(frame, atoms, prefix)
+    if carry == "placement":
+        columns["placement"] = row_placements(frame, atoms, prefix)
+    else:
+        columns["other"] = frame["score"].to_numpy()
     return pd.DataFrame(columns)
 
 
