@@ -26,6 +26,7 @@ except ImportError as error:  # pragma: no cover - exercised without dask instal
     ) from error
 
 from assay.dask._bootstrap import bootstrap
+from assay.dask._compare import compare
 from assay.dask._confusion import confusion_function
 from assay.dask._delong import auc_ci, delong_test
 from assay.dask._ranking import (
@@ -69,6 +70,7 @@ __all__ = [
     "balanced_accuracy_score",
     "bootstrap",
     "cohen_kappa_score",
+    "compare",
     "confusion_matrix",
     "delong_test",
     "equal_error_rate",

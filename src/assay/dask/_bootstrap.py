@@ -31,7 +31,7 @@ class _ScanCall(NamedTuple):
     multiclass_hint: str
 
 
-_SCAN_CALLS = {
+SCAN_CALLS = {
     "roc_auc_score": _ScanCall(
         "both", _ranking._ONE_CLASS.format("ROC AUC"), _ranking.ROC_AUC_MULTICLASS_HINT
     ),
@@ -45,6 +45,20 @@ _SCAN_CALLS = {
     ),
     "equal_error_rate": _ScanCall("both", _ranking._ONE_CLASS.format("the equal error rate"), ""),
 }
+
+
+def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, Any, str, Any]:
+    """``(declaration, function, name, metric_kwargs)`` of a ranking metric of assay
+    with its options checked; anything else is refused."""
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
+    if declaration is None or declaration.name not in SCAN_CALLS:
+        raise ValueError(
+            f"`metric` must be a ranking metric of assay ({', '.join(SCAN_CALLS)}) on Dask; "
+            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
+            "a partitioned collection does not have)."
+        )
+    _check_options(declaration.name, metric_kwargs)
+    return declaration, function, name, metric_kwargs
 
 
 def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
@@ -163,13 +177,7 @@ def bootstrap(
     >>> bool(np.array_equal(result.bootstrap_distribution, same.bootstrap_distribution))
     True
     """
-    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
-    if declaration is None or declaration.name not in _SCAN_CALLS:
-        raise ValueError(
-            f"`metric` must be a ranking metric of assay ({', '.join(_SCAN_CALLS)}) on Dask; "
-            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
-            "a partitioned collection does not have)."
-        )
+    declaration, function, name, metric_kwargs = check_scan_metric(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("percentile", "basic", "bca"))
@@ -189,9 +197,8 @@ def bootstrap(
             "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
             "(a weighted row's count is keyed by its position in the input)."
         )
-    _check_options(declaration.name, metric_kwargs)
     seed = resolve_seed(rng)
-    call = _SCAN_CALLS[declaration.name]
+    call = SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
     job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)
