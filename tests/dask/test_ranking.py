@@ -195,8 +195,9 @@ def test_one_class_warns_and_gives_nan_as_on_one_machine(synchronous):
     ddf = partitioned(frame, (1, 3))
     with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`"):
         expected = assay.roc_auc_score(frame["y"], frame["score"])
-    with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`"):
+    with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`") as at:
         got = assay.dask.roc_auc_score(ddf["y"], ddf["score"])
+    assert [w.filename for w in at] == [__file__]
     assert np.isnan(got) and np.isnan(expected)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from dask.delayed import delayed
@@ -23,42 +23,40 @@ from assay.resampling._bootstrap import bootstrap_result
 __all__ = ["bootstrap"]
 
 
-class _ScanCall(NamedTuple):
-    """What a ranking metric's dask function scans, and when it is undefined."""
-
-    needs: str
-    message: str
-    multiclass_hint: str
-
-
-SCAN_CALLS = {
-    "roc_auc_score": _ScanCall(
-        "both", _ranking._ONE_CLASS.format("ROC AUC"), _ranking.ROC_AUC_MULTICLASS_HINT
-    ),
-    "average_precision_score": _ScanCall(
-        "positive", _ranking._NO_POSITIVES.format("average precision"), ""
-    ),
-    "pr_auc_score": _ScanCall(
-        "positive",
-        _ranking._NO_POSITIVES.format("the area under the precision-recall curve"),
-        "",
-    ),
-    "equal_error_rate": _ScanCall("both", _ranking._ONE_CLASS.format("the equal error rate"), ""),
-}
-
-
 def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, Any, str, Any]:
     """``(declaration, function, name, metric_kwargs)`` of a ranking metric of assay
     with its options checked; anything else is refused."""
     declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
-    if declaration is None or declaration.name not in SCAN_CALLS:
+    names = _ranking.SCAN_CALLS
+    if declaration is None or declaration.name not in names:
         raise ValueError(
-            f"`metric` must be a ranking metric of assay ({', '.join(SCAN_CALLS)}) on Dask; "
+            f"`metric` must be a ranking metric of assay ({', '.join(names)}) on Dask; "
             f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
             "a partitioned collection does not have)."
         )
     _check_options(declaration.name, metric_kwargs)
     return declaration, function, name, metric_kwargs
+
+
+def refuse_unsupported(interval: tuple[str, str], resampling: str, sample_weight: Any) -> None:
+    """What the Poisson bootstrap on Dask does not do: BCa (``interval`` is the name and
+    value of the interval option), the multinomial draw, weighted rows."""
+    name, value = interval
+    if value == "bca":
+        raise NotImplementedError(
+            f"`{name}='bca'` is not supported on Dask yet (its jackknife needs the rows); "
+            "use 'percentile' or 'basic'."
+        )
+    if resampling != "poisson":
+        raise NotImplementedError(
+            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
+            "bootstrap draws n rows from all of them; use resampling='poisson'."
+        )
+    if sample_weight is not None:
+        raise NotImplementedError(
+            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
+            "(a weighted row's count is keyed by its position in the input)."
+        )
 
 
 def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
@@ -182,23 +180,9 @@ def bootstrap(
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
-    if method == "bca":
-        raise NotImplementedError(
-            "`method='bca'` is not supported on Dask yet (its jackknife needs the rows); "
-            "use 'percentile' or 'basic'."
-        )
-    if resampling != "poisson":
-        raise NotImplementedError(
-            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
-            "bootstrap draws n rows from all of them; use resampling='poisson'."
-        )
-    if sample_weight is not None:
-        raise NotImplementedError(
-            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
-            "(a weighted row's count is keyed by its position in the input)."
-        )
+    refuse_unsupported(("method", method), resampling, sample_weight)
     seed = resolve_seed(rng)
-    call = SCAN_CALLS[declaration.name]
+    call = _ranking.SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
     job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)

@@ -13,9 +13,10 @@ from assay._procedure_checks import check_alternative, check_confidence_level, c
 from assay._results import ComparisonResult
 from assay._validation import check_option, resolve_seed
 from assay.dask import _replicates as replicates
-from assay.dask._bootstrap import SCAN_CALLS, check_scan_metric
+from assay.dask._bootstrap import check_scan_metric, refuse_unsupported
 from assay.dask._delong import paired_jobs
 from assay.dask._graph import ScanValue, scan_graph
+from assay.dask._ranking import SCAN_CALLS
 from assay.exceptions import UndefinedMetricWarning
 from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
 from assay.resampling._intervals import bootstrap_summary
@@ -155,21 +156,7 @@ def compare(
             "`groups` resamples whole clusters with a multinomial draw; it cannot be "
             "combined with `stratify=True` or `resampling='poisson'`."
         )
-    if interval == "bca":
-        raise NotImplementedError(
-            "`interval='bca'` is not supported on Dask yet (its jackknife needs the rows); "
-            "use 'basic' or 'percentile'."
-        )
-    if resampling != "poisson":
-        raise NotImplementedError(
-            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
-            "bootstrap draws n rows from all of them; use resampling='poisson'."
-        )
-    if sample_weight is not None:
-        raise NotImplementedError(
-            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
-            "(a weighted row's count is keyed by its position in the input)."
-        )
+    refuse_unsupported(("interval", interval), resampling, sample_weight)
     seed = resolve_seed(rng)
     call = SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from dask.delayed import delayed
@@ -34,6 +34,37 @@ __all__ = [
 
 _ONE_CLASS = "Only one class is present in `y_true`; {} is undefined (NaN returned)."
 _NO_POSITIVES = "No positive samples in `y_true`; {} is undefined (NaN returned)."
+
+
+class ScanCall(NamedTuple):
+    """What a ranking metric's dask function scans, and when it is undefined."""
+
+    needs: str
+    """The classes that must carry weight: ``"both"`` or ``"positive"``."""
+    message: str
+    multiclass_hint: str = ""
+
+
+SCAN_CALLS = {
+    "roc_auc_score": ScanCall("both", _ONE_CLASS.format("ROC AUC"), ROC_AUC_MULTICLASS_HINT),
+    "average_precision_score": ScanCall("positive", _NO_POSITIVES.format("average precision")),
+    "pr_auc_score": ScanCall(
+        "positive", _NO_POSITIVES.format("the area under the precision-recall curve")
+    ),
+    "equal_error_rate": ScanCall("both", _ONE_CLASS.format("the equal error rate")),
+}
+"""The ranking metrics of :mod:`assay.dask` (those :func:`bootstrap` and :func:`compare`
+take too)."""
+
+
+def _scan_metric(
+    name: str, options: Any, y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+    compute: bool,
+) -> Any:  # fmt: skip
+    """The body of every ranking metric: one job, one scan, delivered."""
+    call = SCAN_CALLS[name]
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, call.multiclass_hint)
+    return deliver(scan_graph(job, options, call.needs, call.message), compute, stacklevel=4)
 
 
 def roc_auc_score(
@@ -98,10 +129,10 @@ def roc_auc_score(
     >>> assay.dask.roc_auc_score(frame["y"], frame["score"])
     0.75
     """
-    max_fpr = _check_max_fpr(max_fpr)
-    job = ranking_job(y_true, y_score, sample_weight, pos_label, ROC_AUC_MULTICLASS_HINT)
-    graph = scan_graph(job, roc_auc_options(max_fpr), "both", _ONE_CLASS.format("ROC AUC"))
-    return deliver(graph, compute)
+    options = roc_auc_options(_check_max_fpr(max_fpr))
+    return _scan_metric(
+        "roc_auc_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def average_precision_score(
@@ -138,9 +169,10 @@ def average_precision_score(
     >>> round(assay.dask.average_precision_score(frame["y"], frame["score"]), 6)
     0.833333
     """
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _NO_POSITIVES.format("average precision")
-    return deliver(scan_graph(job, average_precision_options(), "positive", message), compute)
+    options = average_precision_options()
+    return _scan_metric(
+        "average_precision_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def pr_auc_score(
@@ -181,9 +213,10 @@ def pr_auc_score(
     0.690556
     """
     check_option(method, "method", tuple(PR_AUC_SCANS))
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _NO_POSITIVES.format("the area under the precision-recall curve")
-    return deliver(scan_graph(job, pr_auc_options(method), "positive", message), compute)
+    options = pr_auc_options(method)
+    return _scan_metric(
+        "pr_auc_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def equal_error_rate(
@@ -223,9 +256,10 @@ def equal_error_rate(
     0.5
     """
     check_option(method, "method", EER_METHODS)
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _ONE_CLASS.format("the equal error rate")
-    return deliver(scan_graph(job, equal_error_rate_options(method), "both", message), compute)
+    options = equal_error_rate_options(method)
+    return _scan_metric(
+        "equal_error_rate", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, mode: int) -> Any:
