@@ -12,6 +12,7 @@ from assay._results import PrecisionRecallCurve, RocCurve
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
 from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph
+from assay.dask._thin import check_max_points, thin_precision_recall, thin_roc
 from assay.metrics._ranking import (
     EER_METHODS,
     PR_AUC_SCANS,
@@ -268,7 +269,9 @@ def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     return delayed(buckets.join_curves, pure=True)(pieces, job.prefix)
 
 
-def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
+def _roc_from_points(
+    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+) -> Any:
     origin = (np.inf, 0.0, 0.0)  # the point above every score
     thresholds, tps, fps = (
         np.concatenate(([first], column)) for first, column in zip(origin, points, strict=True)
@@ -288,6 +291,8 @@ def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
         tps[:] = np.nan
     else:
         tps /= tps[-1]
+    if max_points is not None:
+        fps, tps, thresholds = thin_roc(fps, tps, thresholds, max_points)
     return ScanValue(RocCurve(fps, tps, thresholds), " ".join(warning))  # type: ignore[arg-type]
 
 
@@ -298,9 +303,11 @@ def roc_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = True,
+    max_points: int | None = None,
     compute: bool = True,
 ) -> Any:
-    """Receiver operating characteristic curve of dask collections: every exact point.
+    """Receiver operating characteristic curve of dask collections: every exact point,
+    or at most ``max_points`` that keep the exact area.
 
     Parameters
     ----------
@@ -309,12 +316,19 @@ def roc_curve(
     drop_intermediate : bool, default=True
         Drop the points in the middle of straight runs (the rule of
         :func:`assay.roc_curve`; it never changes the area).
+    max_points : int >= 3, default=None
+        At most this many points, whose trapezoid area is the exact AUC (to rounding):
+        exact points at evenly spaced positions of the curve, both ends included, and
+        between two of them a corner point (threshold NaN) on the border of the box
+        they span that gives the two segments the exact area of the curve between
+        them.  None: every point.
 
     Returns
     -------
     RocCurve or dask.delayed.Delayed
         ``(fpr, tpr, thresholds)``, equal to :func:`assay.roc_curve` on the same rows.
-        The curve has a point per tie group kept: it is collected in memory.
+        The curve has a point per tie group kept: it is collected in the memory of
+        one worker (and, without ``max_points``, of the client).
 
     Warns
     -----
@@ -330,13 +344,16 @@ def roc_curve(
     >>> curve.fpr
     array([0. , 0. , 0.5, 0.5, 1. ])
     """
+    max_points = check_max_points(max_points, 3)
     mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
     points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    return deliver(delayed(_roc_from_points, pure=True)(points), compute)
+    return deliver(delayed(_roc_from_points, pure=True)(points, max_points), compute)
 
 
-def _precision_recall_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
-    thresholds, tps, fps = points
+def _precision_recall_from_points(
+    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+) -> Any:
+    thresholds, tps, fps = (column.copy() for column in points)  # shared by other tasks
     precision = tps / (tps + fps)  # every tie group carries positive weight
     warning = ""
     if tps[-1] <= 0:
@@ -349,6 +366,8 @@ def _precision_recall_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarr
         np.concatenate((tps[::-1], [0.0])),
         thresholds[::-1].copy(),
     )
+    if max_points is not None:
+        curve = PrecisionRecallCurve(*thin_precision_recall(*curve, max_points))
     return ScanValue(curve, warning)  # type: ignore[arg-type]
 
 
@@ -359,9 +378,11 @@ def precision_recall_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = False,
+    max_points: int | None = None,
     compute: bool = True,
 ) -> Any:
-    """Precision-recall curve of dask collections: every exact point.
+    """Precision-recall curve of dask collections: every exact point, or at most
+    ``max_points`` that keep the average precision.
 
     Parameters
     ----------
@@ -369,6 +390,12 @@ def precision_recall_curve(
         As in :func:`roc_auc_score`.
     drop_intermediate : bool, default=False
         Drop thresholds where TP is unchanged on both sides (flat recall).
+    max_points : int >= 2, default=None
+        At most this many points, whose step sum ``sum (R_k - R_(k-1)) P_k`` is the
+        average precision (to rounding): exact thresholds and recalls at evenly
+        spaced positions, each with the recall-weighted mean precision of the
+        points it stands for (those from it up to the next one kept), and the point
+        (recall 0, precision 1).  None: every point.
 
     Returns
     -------
@@ -391,6 +418,8 @@ def precision_recall_curve(
     >>> curve.recall
     array([1. , 1. , 0.5, 0.5, 0. ])
     """
+    max_points = check_max_points(max_points, 2)
     mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
     points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    return deliver(delayed(_precision_recall_from_points, pure=True)(points), compute)
+    graph = delayed(_precision_recall_from_points, pure=True)(points, max_points)
+    return deliver(graph, compute)
