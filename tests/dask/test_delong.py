@@ -106,6 +106,17 @@ def test_delong_test_of_a_model_against_itself(synchronous):
     assert result.standard_error == 0.0
 
 
+def test_partitions_the_shuffle_leaves_empty(synchronous):
+    """Two scores only: two buckets for three partitions (one left empty)."""
+    frame = pd.DataFrame(
+        {"y": [0, 1, 1, 0, 1, 0, 0, 1, 1], "a": [0.2, 0.7] * 4 + [0.7], "b": [0.5] * 9}
+    )
+    frame.loc[[1, 4], "b"] = 0.9
+    ddf = partitioned(frame, (3, 3, 3))
+    got = assay.dask.delong_test(ddf["y"], ddf["a"], ddf["b"])
+    assert_equal_results(got, assay.delong_test(frame["y"], frame["a"], frame["b"]), True)
+
+
 @pytest.mark.parametrize("function", ["auc_ci", "delong_test"])
 def test_a_single_class_warns_as_on_one_machine(synchronous, function):
     frame = pd.DataFrame({"y": [1, 1, 1, 1], "s": [0.1, 0.2, 0.2, 0.3]})

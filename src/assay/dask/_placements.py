@@ -128,6 +128,8 @@ def row_placements(frame: pd.DataFrame, atoms: dict[int, Atoms], prefix: Prefix)
     scores = frame["score"].to_numpy()
     positive = frame["positive"].to_numpy()
     out = np.empty(buckets.shape[0], dtype=np.float64)
+    if buckets.shape[0] == 0:  # a partition the shuffle left empty
+        return out
     order = np.argsort(buckets, kind="stable")
     starts = np.flatnonzero(np.diff(buckets[order], prepend=-1)).tolist()
     for start, end in zip(starts, [*starts[1:], order.shape[0]], strict=True):
