@@ -49,7 +49,8 @@ N_ROWS = sum(PARTITION_SIZES)
 
 def rows() -> pd.DataFrame:
     """Skewed and tied scores (half the rows at 0.0, some at -0.0, rounded to 0.01),
-    integer and fractional weights; partition 2 holds positives only."""
+    integer and fractional weights, a second model's scores; partition 2 holds
+    positives only."""
     rng = np.random.default_rng(20241126)
     y = rng.integers(0, 2, N_ROWS)
     score = np.round(rng.normal(size=N_ROWS) + y, 2)
@@ -66,6 +67,8 @@ def rows() -> pd.DataFrame:
             "predicted": (score > 0.5).astype(np.int64),
             "target": rng.normal(size=N_ROWS),
             "estimate": rng.normal(size=N_ROWS),
+            # a second model's scores, correlated with the first, tied (rounded to 0.1)
+            "second": np.round(0.5 * score + rng.normal(size=N_ROWS), 1),
         }
     )
 

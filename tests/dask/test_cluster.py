@@ -18,6 +18,7 @@ import assay
 import assay.dask
 import dask
 from tests.dask.conftest import PARTITION_SIZES, partitioned
+from tests.dask.test_delong import assert_equal_results
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
 
 # regression sums run in another order than on one machine (see test_regression.py)
@@ -75,8 +76,13 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
             )
         )
         tolerances.append(REGRESSION_RTOL)
+    # DeLong's paired test: two shuffles, placements carried from one to the other
+    paired = assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False)
     with dask_client.as_current():
-        values = dask.compute(*lazy, scheduler=dask_client.get)
+        *values, paired_result = dask.compute(*lazy, paired, scheduler=dask_client.get)
+    assert_equal_results(
+        paired_result, assay.delong_test(y, score, frame["second"].to_numpy()), exact=True
+    )
     for value, want, rtol in zip(values, expected, tolerances, strict=True):
         if not isinstance(want, tuple):  # a curve is a tuple of arrays; the rest one value
             value, want = (value,), (want,)

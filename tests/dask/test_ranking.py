@@ -195,8 +195,9 @@ def test_one_class_warns_and_gives_nan_as_on_one_machine(synchronous):
     ddf = partitioned(frame, (1, 3))
     with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`"):
         expected = assay.roc_auc_score(frame["y"], frame["score"])
-    with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`"):
+    with pytest.warns(UndefinedMetricWarning, match="Only one class is present in `y_true`") as at:
         got = assay.dask.roc_auc_score(ddf["y"], ddf["score"])
+    assert [w.filename for w in at] == [__file__]
     assert np.isnan(got) and np.isnan(expected)
 
 
@@ -239,3 +240,102 @@ def test_small_data_equals_one_machine(data):
             assert got == want or (np.isnan(got) and np.isnan(want)), name
         else:
             np.testing.assert_allclose(got, want, rtol=FRACTIONAL_WEIGHTS_RTOL, atol=0)
+
+
+# the areas of a thinned curve regroup the exact curve's sums: equal to rounding (and
+# an AUC of 0, every positive below every negative, to rounding of zero-width terms)
+THINNED_AREA_RTOL = 1e-12
+THINNED_AREA_ATOL = 1e-15
+
+
+def _roc_area(curve):
+    return float(np.sum(np.diff(curve.fpr) * (curve.tpr[1:] + curve.tpr[:-1]) / 2.0))
+
+
+def _step_sum(curve):
+    return float(-np.sum(np.diff(curve.recall) * curve.precision[:-1]))
+
+
+def _assert_kept_points_are_exact(thinned, exact, weight=None):
+    """Every point of the thinned curve with a threshold is a point of the exact curve."""
+    kept = ~np.isnan(thinned.thresholds)
+    positions = np.searchsorted(-exact.thresholds, -thinned.thresholds[kept])
+    for got, want in zip(thinned, exact, strict=True):
+        _check_equal(got[kept], want[positions], weight)
+
+
+@pytest.mark.parametrize("weight", WEIGHTS)
+def test_curves_of_at_most_k_points_keep_the_exact_areas(data, synchronous, weight):
+    frame, ddf = data
+    sample_weight = None if weight is None else ddf[weight]
+    sizes = (3, 10, 101)
+    lazy = [
+        getattr(assay.dask, name)(
+            ddf["y"], ddf["score"], sample_weight=sample_weight, max_points=k, compute=False
+        )
+        for name in ("roc_curve", "precision_recall_curve")
+        for k in sizes
+    ]
+    curves = dask.compute(*lazy)
+    auc = _one_machine("roc_auc_score", frame, weight)
+    precision = _one_machine("average_precision_score", frame, weight)
+    exact_roc = _one_machine("roc_curve", frame, weight)
+    exact_pr = _one_machine("precision_recall_curve", frame, weight)
+    for k, roc, pr in zip(sizes, curves[:3], curves[3:], strict=True):
+        assert roc.fpr.shape[0] <= k and pr.recall.shape[0] <= k
+        assert np.all(np.diff(roc.fpr) >= 0) and np.all(np.diff(roc.tpr) >= 0)
+        assert np.all(np.diff(pr.recall) <= 0)
+        np.testing.assert_allclose(_roc_area(roc), auc, rtol=THINNED_AREA_RTOL, atol=0)
+        np.testing.assert_allclose(_step_sum(pr), precision, rtol=THINNED_AREA_RTOL, atol=0)
+        _assert_kept_points_are_exact(roc, exact_roc, weight)
+        # the recalls and thresholds kept are exact; the precisions are band means
+        positions = np.searchsorted(exact_pr.thresholds, pr.thresholds)
+        assert np.array_equal(pr.thresholds, exact_pr.thresholds[positions])
+        _check_equal(pr.recall[:-1], exact_pr.recall[positions], weight)
+
+
+# a curve and its thinning are cheap: no dask here, a tenth of a second per example
+@given(st.data())
+def test_thinning_keeps_the_areas_of_any_curve(data):
+    from assay._results import PrecisionRecallCurve, RocCurve
+    from assay.dask._thin import thin_precision_recall, thin_roc
+
+    y_true, y_score, weight = data.draw(binary_ranking_data(min_n=2, max_n=60, both_classes=True))
+    k = data.draw(st.integers(3, 12))
+    drop = data.draw(st.booleans())
+    roc = assay.roc_curve(y_true, y_score, sample_weight=weight, drop_intermediate=drop)
+    thinned = RocCurve(*thin_roc(*roc, k))
+    assert thinned.fpr.shape[0] <= k
+    expected = assay.roc_auc_score(y_true, y_score, sample_weight=weight)
+    np.testing.assert_allclose(
+        _roc_area(thinned), expected, rtol=THINNED_AREA_RTOL, atol=THINNED_AREA_ATOL
+    )
+    _assert_kept_points_are_exact(thinned, roc)
+    pr = assay.precision_recall_curve(y_true, y_score, sample_weight=weight)
+    thinned_pr = PrecisionRecallCurve(*thin_precision_recall(*pr, k))
+    assert thinned_pr.recall.shape[0] <= k
+    expected = assay.average_precision_score(y_true, y_score, sample_weight=weight)
+    np.testing.assert_allclose(_step_sum(thinned_pr), expected, rtol=THINNED_AREA_RTOL, atol=0)
+
+
+def test_a_curve_within_the_limit_is_returned_whole(synchronous):
+    frame = pd.DataFrame({"y": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    ddf = partitioned(frame, (2, 2))
+    got = assay.dask.roc_curve(ddf["y"], ddf["score"], max_points=5)
+    for got_column, want in zip(got, assay.roc_curve(frame["y"], frame["score"]), strict=True):
+        assert np.array_equal(got_column, want)
+
+
+@pytest.mark.parametrize(
+    ("name", "max_points", "error", "message"),
+    [
+        ("roc_curve", 2, ValueError, "`max_points` must be at least 3 (the curve's two ends"),
+        ("precision_recall_curve", 1, ValueError, "`max_points` must be at least 2"),
+        ("roc_curve", 10.0, TypeError, "`max_points` must be an int or None; got 10.0."),
+        ("precision_recall_curve", True, TypeError, "`max_points` must be an int or None"),
+    ],
+)
+def test_bad_max_points_is_refused(data, name, max_points, error, message):
+    _, ddf = data
+    with pytest.raises(error, match=re.escape(message)):
+        getattr(assay.dask, name)(ddf["y"], ddf["score"], max_points=max_points)

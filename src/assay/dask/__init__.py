@@ -26,7 +26,9 @@ except ImportError as error:  # pragma: no cover - exercised without dask instal
     ) from error
 
 from assay.dask._bootstrap import bootstrap
+from assay.dask._compare import compare
 from assay.dask._confusion import confusion_function
+from assay.dask._delong import auc_ci, delong_test
 from assay.dask._ranking import (
     average_precision_score,
     equal_error_rate,
@@ -63,11 +65,14 @@ expected_cost = confusion_function("expected_cost")
 
 __all__ = [
     "accuracy_score",
+    "auc_ci",
     "average_precision_score",
     "balanced_accuracy_score",
     "bootstrap",
     "cohen_kappa_score",
+    "compare",
     "confusion_matrix",
+    "delong_test",
     "equal_error_rate",
     "error_rate",
     "expected_cost",

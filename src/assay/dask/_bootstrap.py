@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-from dask.delayed import Delayed, delayed
+from dask.delayed import delayed
 
 import dask
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results import BootstrapResult
 from assay._validation import check_option, resolve_seed
-from assay.dask import _buckets as buckets
 from assay.dask import _ranking
 from assay.dask import _replicates as replicates
-from assay.dask._graph import RankingJob, ScanValue, ranking_job, scan_graph
+from assay.dask._graph import ScanValue, ranking_job, scan_graph
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import bootstrap_result
@@ -24,28 +23,40 @@ from assay.resampling._bootstrap import bootstrap_result
 __all__ = ["bootstrap"]
 
 
-class _ScanCall(NamedTuple):
-    """What a ranking metric's dask function scans, and when it is undefined."""
+def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, Any, str, Any]:
+    """``(declaration, function, name, metric_kwargs)`` of a ranking metric of assay
+    with its options checked; anything else is refused."""
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
+    names = _ranking.SCAN_CALLS
+    if declaration is None or declaration.name not in names:
+        raise ValueError(
+            f"`metric` must be a ranking metric of assay ({', '.join(names)}) on Dask; "
+            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
+            "a partitioned collection does not have)."
+        )
+    _check_options(declaration.name, metric_kwargs)
+    return declaration, function, name, metric_kwargs
 
-    needs: str
-    message: str
-    multiclass_hint: str
 
-
-_SCAN_CALLS = {
-    "roc_auc_score": _ScanCall(
-        "both", _ranking._ONE_CLASS.format("ROC AUC"), _ranking.ROC_AUC_MULTICLASS_HINT
-    ),
-    "average_precision_score": _ScanCall(
-        "positive", _ranking._NO_POSITIVES.format("average precision"), ""
-    ),
-    "pr_auc_score": _ScanCall(
-        "positive",
-        _ranking._NO_POSITIVES.format("the area under the precision-recall curve"),
-        "",
-    ),
-    "equal_error_rate": _ScanCall("both", _ranking._ONE_CLASS.format("the equal error rate"), ""),
-}
+def refuse_unsupported(interval: tuple[str, str], resampling: str, sample_weight: Any) -> None:
+    """What the Poisson bootstrap on Dask does not do: BCa (``interval`` is the name and
+    value of the interval option), the multinomial draw, weighted rows."""
+    name, value = interval
+    if value == "bca":
+        raise NotImplementedError(
+            f"`{name}='bca'` is not supported on Dask yet (its jackknife needs the rows); "
+            "use 'percentile' or 'basic'."
+        )
+    if resampling != "poisson":
+        raise NotImplementedError(
+            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
+            "bootstrap draws n rows from all of them; use resampling='poisson'."
+        )
+    if sample_weight is not None:
+        raise NotImplementedError(
+            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
+            "(a weighted row's count is keyed by its position in the input)."
+        )
 
 
 def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
@@ -59,26 +70,6 @@ def _check_options(name: str, metric_kwargs: dict[str, Any]) -> None:
     if name == "equal_error_rate":
         check_option(arguments.arguments.get("method", "interpolate"), "method",
                      _ranking.EER_METHODS)  # fmt: skip
-
-
-def _replicates_graph(job: RankingJob, options: Any, seed: int, n_resamples: int) -> Delayed:
-    """The lazy replicate values: the scan contract, every step a B-vector per bucket."""
-    totals = [
-        delayed(replicates.replicate_totals, pure=True)(a, seed, n_resamples) for a in job.atoms
-    ]
-    prefixes = delayed(replicates.replicate_prefix, pure=True)(totals, job.prefix, n_resamples)
-    belows = None
-    if buckets.has_below_pass(options):
-        summaries = [
-            delayed(replicates.replicate_summaries, pure=True)(a, prefixes, options, seed)
-            for a in job.atoms
-        ]
-        belows = delayed(replicates.replicate_belows, pure=True)(summaries, prefixes, options)
-    states = [
-        delayed(replicates.replicate_states, pure=True)(a, prefixes, belows, options, seed)
-        for a in job.atoms
-    ]
-    return delayed(replicates.replicate_values, pure=True)(states, prefixes, options)
 
 
 def bootstrap(
@@ -184,40 +175,20 @@ def bootstrap(
     >>> bool(np.array_equal(result.bootstrap_distribution, same.bootstrap_distribution))
     True
     """
-    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
-    if declaration is None or declaration.name not in _SCAN_CALLS:
-        raise ValueError(
-            f"`metric` must be a ranking metric of assay ({', '.join(_SCAN_CALLS)}) on Dask; "
-            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
-            "a partitioned collection does not have)."
-        )
+    declaration, function, name, metric_kwargs = check_scan_metric(metric, metric_kwargs)
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
-    if method == "bca":
-        raise NotImplementedError(
-            "`method='bca'` is not supported on Dask yet (its jackknife needs the rows); "
-            "use 'percentile' or 'basic'."
-        )
-    if resampling != "poisson":
-        raise NotImplementedError(
-            f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
-            "bootstrap draws n rows from all of them; use resampling='poisson'."
-        )
-    if sample_weight is not None:
-        raise NotImplementedError(
-            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
-            "(a weighted row's count is keyed by its position in the input)."
-        )
-    _check_options(declaration.name, metric_kwargs)
+    refuse_unsupported(("method", method), resampling, sample_weight)
     seed = resolve_seed(rng)
-    call = _SCAN_CALLS[declaration.name]
+    call = _ranking.SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
     job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)
     estimate = scan_graph(job, options, call.needs, call.message)
-    distribution = _replicates_graph(job, options, seed, n_resamples)
+    cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
+    distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples)
     settings: dict[str, Any] = {
         "method": method,
         "confidence_level": confidence_level,

@@ -52,8 +52,9 @@ from assay.dask._partitions import Plan, bucket_of, in_partition
 _EMPTY = np.empty(0, dtype=np.float64)
 
 
-def rows_meta(use_weights: bool) -> pd.DataFrame:
-    """The columns of the bucketed rows (the shuffle's input)."""
+def rows_meta(use_weights: bool, carried: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The columns of the bucketed rows (the shuffle's input); ``carried`` names float
+    columns travelling with the rows (another model's score, a placement)."""
     columns: dict[str, Any] = {
         "bucket": np.empty(0, dtype=np.int64),
         "positive": np.empty(0, dtype=bool),
@@ -61,6 +62,8 @@ def rows_meta(use_weights: bool) -> pd.DataFrame:
     }
     if use_weights:
         columns["weight"] = _EMPTY
+    for name in carried:
+        columns[name] = _EMPTY
     return pd.DataFrame(columns)
 
 
@@ -71,26 +74,33 @@ def bucket_rows(
     y_score: Any,
     sample_weight: Any,
     plan: Plan,
+    score_name: str = "y_score",
+    other: tuple[str, Any] | None = None,
 ) -> pd.DataFrame:
     """One input partition's rows with their buckets (zero-weight rows dropped; weights
-    multiplied by the plan's power of two, exactly)."""
+    multiplied by the plan's power of two, exactly); ``other``, ``(name, scores)``, is
+    another model's scores carried along as column ``"other"``."""
     use_weights = sample_weight is not None
+    carried = () if other is None else ("other",)
     if len(y_true) == 0:
-        return rows_meta(use_weights)
+        return rows_meta(use_weights, carried)
 
     def rows() -> pd.DataFrame:
         positive = binary_target(y_true, plan.pos_label)[0]
-        scores = as_scores(y_score, "y_score")
+        scores = as_scores(y_score, score_name)
         columns: dict[str, Any] = {
             "bucket": bucket_of(scores, plan.splitters),
             "positive": positive,
             "score": scores,
         }
+        if other is not None:
+            columns["other"] = as_scores(other[1], other[0]) + 0.0  # -0.0 is 0.0
         if use_weights:
             weights = np.asarray(sample_weight, dtype=np.float64) * plan.weight_scale
             kept = weights > 0.0
             columns = {name: column[kept] for name, column in columns.items()}
             columns["weight"] = weights[kept]
+            columns = {name: columns[name] for name in rows_meta(True, carried).columns}
         return pd.DataFrame(columns)
 
     frame: pd.DataFrame = in_partition(index, n_partitions, rows)

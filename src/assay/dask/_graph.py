@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import dask.dataframe as dd
@@ -19,6 +20,42 @@ class RankingJob(NamedTuple):
 
     atoms: list[Delayed]
     prefix: Delayed
+    plan: Delayed
+    frames: list[Delayed]
+    """The shuffled partitions: the rows with their buckets."""
+
+
+def plan_graph(
+    parts: list[tuple[Any, Any, Any]],
+    pos_label: Any,
+    multiclass_hint: str = "",
+    use_weights: bool = False,
+    score_name: str = "y_score",
+) -> Delayed:
+    """The lazy :class:`~assay.dask._partitions.Plan` of the ``(y_true, scores, weights)``
+    partitions (each checked and summarised)."""
+    n = len(parts)
+    summaries = [
+        delayed(summarise_partition, pure=True)(
+            i, n, t, s, w, pos_label, multiclass_hint, score_name
+        )
+        for i, (t, s, w) in enumerate(parts)
+    ]
+    return delayed(make_plan, pure=True)(
+        summaries, pos_label, multiclass_hint, use_weights, max(n, 2)
+    )
+
+
+def shuffle_job(rows: list[Delayed], plan: Delayed, meta: Any) -> RankingJob:
+    """Shuffle the bucketed ``rows`` (frames like ``meta``) by bucket, and sort each
+    bucket into its atoms."""
+    frame = dd.from_delayed(rows, meta=meta, verify_meta=False)
+    shuffled = frame.shuffle(on="bucket", npartitions=len(rows))
+    frames = shuffled.to_delayed(optimize_graph=False)
+    atoms = [delayed(buckets.bucket_atoms, pure=True)(part, plan) for part in frames]
+    totals = [delayed(buckets.bucket_totals, pure=True)(a) for a in atoms]
+    prefix = delayed(buckets.make_prefix, pure=True)(totals, plan)
+    return RankingJob(atoms, prefix, plan, frames)
 
 
 def ranking_job(
@@ -29,24 +66,13 @@ def ranking_job(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
     )
     use_weights = sample_weight is not None
-    parts = list(zip(range(n), trues, scores, weights, strict=True))
-    summaries = [
-        delayed(summarise_partition, pure=True)(i, n, t, s, w, pos_label, multiclass_hint)
-        for i, t, s, w in parts
+    parts = list(zip(trues, scores, weights, strict=True))
+    plan = plan_graph(parts, pos_label, multiclass_hint, use_weights)
+    rows = [
+        delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan)
+        for i, (t, s, w) in enumerate(parts)
     ]
-    plan = delayed(make_plan, pure=True)(
-        summaries, pos_label, multiclass_hint, use_weights, max(n, 2)
-    )
-    rows = [delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan) for i, t, s, w in parts]
-    frame = dd.from_delayed(rows, meta=buckets.rows_meta(use_weights), verify_meta=False)
-    shuffled = frame.shuffle(on="bucket", npartitions=n)
-    atoms = [
-        delayed(buckets.bucket_atoms, pure=True)(part, plan)
-        for part in shuffled.to_delayed(optimize_graph=False)
-    ]
-    totals = [delayed(buckets.bucket_totals, pure=True)(a) for a in atoms]
-    prefix = delayed(buckets.make_prefix, pure=True)(totals, plan)
-    return RankingJob(atoms, prefix)
+    return shuffle_job(rows, plan, buckets.rows_meta(use_weights))
 
 
 class ScanValue(NamedTuple):
@@ -96,3 +122,19 @@ def deliver(graph: Delayed, compute: bool, stacklevel: int = 3) -> Any:
     if result.warning:
         warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=stacklevel)
     return result.value
+
+
+def _built_quietly(build: Callable[..., Any], numbers: Any, *options: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return build(numbers, *options, 2)
+
+
+def deliver_result(graph: Delayed, build: Callable[..., Any], compute: bool, *options: Any) -> Any:
+    """``build(numbers, *options, stacklevel)`` of the computed ``graph``, its warnings
+    at the line that called the public function (the caller of this one's caller); or,
+    ``compute=False``, the lazy result (built without warnings)."""
+    if not compute:
+        return delayed(_built_quietly, pure=True)(build, graph, *options)
+    (numbers,) = dask.compute(graph)
+    return build(numbers, *options, 4)

@@ -138,16 +138,18 @@ def summarise_partition(
     sample_weight: Any,
     pos_label: Any,
     multiclass_hint: str = "",
+    score_name: str = "y_score",
 ) -> PartitionSummary:
-    """Check one partition and summarise it (see the module docstring)."""
+    """Check one partition and summarise it (see the module docstring); ``score_name``
+    names the scores in errors."""
     if len(y_true) == 0 and len(y_score) == 0:
         empty = np.empty(0, dtype=np.float64)
         return PartitionSummary(0, np.empty(0), empty, 0.0, 0.0, 0.0, None)
 
     def check() -> PartitionSummary:
         classes = partition_classes(y_true, pos_label, multiclass_hint)
-        scores = as_scores(y_score, "y_score")
-        n = check_same_length(y_true=_label_array(y_true), y_score=scores)
+        scores = as_scores(y_score, score_name)
+        n = check_same_length(**{"y_true": _label_array(y_true), score_name: scores})
         weights = partition_weights(sample_weight, n)
         size = min(n, SAMPLE_SIZE)
         rng = np.random.default_rng([_SAMPLE_SEED, index])

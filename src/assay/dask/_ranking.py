@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from dask.delayed import delayed
@@ -12,6 +12,7 @@ from assay._results import PrecisionRecallCurve, RocCurve
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
 from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph
+from assay.dask._thin import check_max_points, thin_precision_recall, thin_roc
 from assay.metrics._ranking import (
     EER_METHODS,
     PR_AUC_SCANS,
@@ -34,6 +35,37 @@ __all__ = [
 
 _ONE_CLASS = "Only one class is present in `y_true`; {} is undefined (NaN returned)."
 _NO_POSITIVES = "No positive samples in `y_true`; {} is undefined (NaN returned)."
+
+
+class ScanCall(NamedTuple):
+    """What a ranking metric's dask function scans, and when it is undefined."""
+
+    needs: str
+    """The classes that must carry weight: ``"both"`` or ``"positive"``."""
+    message: str
+    multiclass_hint: str = ""
+
+
+SCAN_CALLS = {
+    "roc_auc_score": ScanCall("both", _ONE_CLASS.format("ROC AUC"), ROC_AUC_MULTICLASS_HINT),
+    "average_precision_score": ScanCall("positive", _NO_POSITIVES.format("average precision")),
+    "pr_auc_score": ScanCall(
+        "positive", _NO_POSITIVES.format("the area under the precision-recall curve")
+    ),
+    "equal_error_rate": ScanCall("both", _ONE_CLASS.format("the equal error rate")),
+}
+"""The ranking metrics of :mod:`assay.dask` (those :func:`bootstrap` and :func:`compare`
+take too)."""
+
+
+def _scan_metric(
+    name: str, options: Any, y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+    compute: bool,
+) -> Any:  # fmt: skip
+    """The body of every ranking metric: one job, one scan, delivered."""
+    call = SCAN_CALLS[name]
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, call.multiclass_hint)
+    return deliver(scan_graph(job, options, call.needs, call.message), compute, stacklevel=4)
 
 
 def roc_auc_score(
@@ -98,10 +130,10 @@ def roc_auc_score(
     >>> assay.dask.roc_auc_score(frame["y"], frame["score"])
     0.75
     """
-    max_fpr = _check_max_fpr(max_fpr)
-    job = ranking_job(y_true, y_score, sample_weight, pos_label, ROC_AUC_MULTICLASS_HINT)
-    graph = scan_graph(job, roc_auc_options(max_fpr), "both", _ONE_CLASS.format("ROC AUC"))
-    return deliver(graph, compute)
+    options = roc_auc_options(_check_max_fpr(max_fpr))
+    return _scan_metric(
+        "roc_auc_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def average_precision_score(
@@ -138,9 +170,10 @@ def average_precision_score(
     >>> round(assay.dask.average_precision_score(frame["y"], frame["score"]), 6)
     0.833333
     """
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _NO_POSITIVES.format("average precision")
-    return deliver(scan_graph(job, average_precision_options(), "positive", message), compute)
+    options = average_precision_options()
+    return _scan_metric(
+        "average_precision_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def pr_auc_score(
@@ -181,9 +214,10 @@ def pr_auc_score(
     0.690556
     """
     check_option(method, "method", tuple(PR_AUC_SCANS))
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _NO_POSITIVES.format("the area under the precision-recall curve")
-    return deliver(scan_graph(job, pr_auc_options(method), "positive", message), compute)
+    options = pr_auc_options(method)
+    return _scan_metric(
+        "pr_auc_score", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def equal_error_rate(
@@ -223,9 +257,10 @@ def equal_error_rate(
     0.5
     """
     check_option(method, "method", EER_METHODS)
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    message = _ONE_CLASS.format("the equal error rate")
-    return deliver(scan_graph(job, equal_error_rate_options(method), "both", message), compute)
+    options = equal_error_rate_options(method)
+    return _scan_metric(
+        "equal_error_rate", options, y_true, y_score, sample_weight, pos_label, compute
+    )
 
 
 def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, mode: int) -> Any:
@@ -234,7 +269,9 @@ def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     return delayed(buckets.join_curves, pure=True)(pieces, job.prefix)
 
 
-def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
+def _roc_from_points(
+    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+) -> Any:
     origin = (np.inf, 0.0, 0.0)  # the point above every score
     thresholds, tps, fps = (
         np.concatenate(([first], column)) for first, column in zip(origin, points, strict=True)
@@ -254,6 +291,8 @@ def _roc_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
         tps[:] = np.nan
     else:
         tps /= tps[-1]
+    if max_points is not None:
+        fps, tps, thresholds = thin_roc(fps, tps, thresholds, max_points)
     return ScanValue(RocCurve(fps, tps, thresholds), " ".join(warning))  # type: ignore[arg-type]
 
 
@@ -264,9 +303,11 @@ def roc_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = True,
+    max_points: int | None = None,
     compute: bool = True,
 ) -> Any:
-    """Receiver operating characteristic curve of dask collections: every exact point.
+    """Receiver operating characteristic curve of dask collections: every exact point,
+    or at most ``max_points`` that keep the exact area.
 
     Parameters
     ----------
@@ -275,12 +316,19 @@ def roc_curve(
     drop_intermediate : bool, default=True
         Drop the points in the middle of straight runs (the rule of
         :func:`assay.roc_curve`; it never changes the area).
+    max_points : int >= 3, default=None
+        At most this many points, whose trapezoid area is the exact AUC (to rounding):
+        exact points at evenly spaced positions of the curve, both ends included, and
+        between two of them a corner point (threshold NaN) on the border of the box
+        they span that gives the two segments the exact area of the curve between
+        them.  None: every point.
 
     Returns
     -------
     RocCurve or dask.delayed.Delayed
         ``(fpr, tpr, thresholds)``, equal to :func:`assay.roc_curve` on the same rows.
-        The curve has a point per tie group kept: it is collected in memory.
+        The curve has a point per tie group kept: it is collected in the memory of
+        one worker (and, without ``max_points``, of the client).
 
     Warns
     -----
@@ -296,13 +344,16 @@ def roc_curve(
     >>> curve.fpr
     array([0. , 0. , 0.5, 0.5, 1. ])
     """
+    max_points = check_max_points(max_points, 3)
     mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
     points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    return deliver(delayed(_roc_from_points, pure=True)(points), compute)
+    return deliver(delayed(_roc_from_points, pure=True)(points, max_points), compute)
 
 
-def _precision_recall_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Any:
-    thresholds, tps, fps = points
+def _precision_recall_from_points(
+    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+) -> Any:
+    thresholds, tps, fps = (column.copy() for column in points)  # shared by other tasks
     precision = tps / (tps + fps)  # every tie group carries positive weight
     warning = ""
     if tps[-1] <= 0:
@@ -315,6 +366,8 @@ def _precision_recall_from_points(points: tuple[np.ndarray, np.ndarray, np.ndarr
         np.concatenate((tps[::-1], [0.0])),
         thresholds[::-1].copy(),
     )
+    if max_points is not None:
+        curve = PrecisionRecallCurve(*thin_precision_recall(*curve, max_points))
     return ScanValue(curve, warning)  # type: ignore[arg-type]
 
 
@@ -325,9 +378,11 @@ def precision_recall_curve(
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = False,
+    max_points: int | None = None,
     compute: bool = True,
 ) -> Any:
-    """Precision-recall curve of dask collections: every exact point.
+    """Precision-recall curve of dask collections: every exact point, or at most
+    ``max_points`` that keep the average precision.
 
     Parameters
     ----------
@@ -335,6 +390,12 @@ def precision_recall_curve(
         As in :func:`roc_auc_score`.
     drop_intermediate : bool, default=False
         Drop thresholds where TP is unchanged on both sides (flat recall).
+    max_points : int >= 2, default=None
+        At most this many points, whose step sum ``sum (R_k - R_(k-1)) P_k`` is the
+        average precision (to rounding): exact thresholds and recalls at evenly
+        spaced positions, each with the recall-weighted mean precision of the
+        points it stands for (those from it up to the next one kept), and the point
+        (recall 0, precision 1).  None: every point.
 
     Returns
     -------
@@ -357,6 +418,8 @@ def precision_recall_curve(
     >>> curve.recall
     array([1. , 1. , 0.5, 0.5, 0. ])
     """
+    max_points = check_max_points(max_points, 2)
     mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
     points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    return deliver(delayed(_precision_recall_from_points, pure=True)(points), compute)
+    graph = delayed(_precision_recall_from_points, pure=True)(points, max_points)
+    return deliver(graph, compute)

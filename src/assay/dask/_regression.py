@@ -10,7 +10,6 @@ squares.  Float sums in another order than on one machine: the results agree wit
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,8 +17,8 @@ from dask.delayed import delayed
 
 import dask
 from assay._validation import as_finite_array, check_same_length
+from assay.dask._graph import deliver
 from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
-from assay.exceptions import UndefinedMetricWarning
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "r2_score", "root_mean_squared_error"]
 
@@ -111,13 +110,6 @@ def _sums_graph(y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
     return delayed(combine_sums, pure=True)(parts)
 
 
-def _deliver(graph: Any, finish: Any, compute: bool) -> Any:
-    value = delayed(finish, pure=True)(graph)
-    if not compute:
-        return value
-    return dask.compute(value)[0]
-
-
 def _mse(sums: Sums) -> float:
     return sums.squared / sums.weight
 
@@ -130,86 +122,51 @@ def _mae(sums: Sums) -> float:
     return sums.absolute / sums.weight
 
 
-def mean_squared_error(
-    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
-) -> Any:
-    """Mean squared error of dask collections (one output).
+_LOSS_DOCSTRING = """{summary} of dask collections (one output).
 
-    Parameters
-    ----------
-    y_true, y_pred : dask Series or 1-D dask array
-        Targets and predictions, finite, partitioned alike.
-    sample_weight : dask Series or 1-D dask array, default=None
-        Non-negative weights, not all zero.
-    compute : bool, default=True
-        Compute now; False returns a ``dask.delayed`` object.
+Parameters
+----------
+y_true, y_pred : dask Series or 1-D dask array
+    Targets and predictions, finite, partitioned alike.
+sample_weight : dask Series or 1-D dask array, default=None
+    Non-negative weights, not all zero.
+compute : bool, default=True
+    Compute now; False returns a ``dask.delayed`` object.
 
-    Returns
-    -------
-    float or dask.delayed.Delayed
-        :func:`assay.mean_squared_error` of the same rows, to rounding.
+Returns
+-------
+float or dask.delayed.Delayed
+    :func:`assay.{name}` of the same rows, to rounding.
 
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> import assay.dask
-    >>> truth = da.from_array([3, -0.5, 2, 7], chunks=2)
-    >>> assay.dask.mean_squared_error(truth, da.from_array([2.5, 0.0, 2, 8], chunks=2))
-    0.375
-    """
-    return _deliver(_sums_graph(y_true, y_pred, sample_weight), _mse, compute)
+Examples
+--------
+>>> import dask.array as da
+>>> import assay.dask
+>>> truth = da.from_array([3, -0.5, 2, 7], chunks=2)
+>>> assay.dask.{name}(truth, da.from_array([2.5, 0.0, 2, 8], chunks=2))
+{value}
+"""
 
 
-def root_mean_squared_error(
-    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
-) -> Any:
-    """Root mean squared error of dask collections (one output).
+def _loss_function(name: str, summary: str, finish: Any, value: str) -> Any:
+    """The dask version of the single-machine loss ``name``: the partitions' sums,
+    combined, then ``finish``."""
 
-    Parameters
-    ----------
-    y_true, y_pred, sample_weight, compute
-        As in :func:`mean_squared_error`.
+    def loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True) -> Any:
+        value = delayed(finish, pure=True)(_sums_graph(y_true, y_pred, sample_weight))
+        return value if not compute else dask.compute(value)[0]
 
-    Returns
-    -------
-    float or dask.delayed.Delayed
-        :func:`assay.root_mean_squared_error` of the same rows, to rounding.
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> import assay.dask
-    >>> truth = da.from_array([3.0, 1.0], chunks=1)
-    >>> assay.dask.root_mean_squared_error(truth, da.from_array([1.0, 3.0], chunks=1))
-    2.0
-    """
-    return _deliver(_sums_graph(y_true, y_pred, sample_weight), _rmse, compute)
+    loss.__name__ = loss.__qualname__ = name
+    loss.__module__ = "assay.dask"
+    loss.__doc__ = _LOSS_DOCSTRING.format(summary=summary, name=name, value=value)
+    return loss
 
 
-def mean_absolute_error(
-    y_true: Any, y_pred: Any, *, sample_weight: Any = None, compute: bool = True
-) -> Any:
-    """Mean absolute error of dask collections (one output).
-
-    Parameters
-    ----------
-    y_true, y_pred, sample_weight, compute
-        As in :func:`mean_squared_error`.
-
-    Returns
-    -------
-    float or dask.delayed.Delayed
-        :func:`assay.mean_absolute_error` of the same rows, to rounding.
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> import assay.dask
-    >>> truth = da.from_array([3, -0.5, 2, 7], chunks=2)
-    >>> assay.dask.mean_absolute_error(truth, da.from_array([2.5, 0.0, 2, 8], chunks=2))
-    0.5
-    """
-    return _deliver(_sums_graph(y_true, y_pred, sample_weight), _mae, compute)
+mean_squared_error = _loss_function("mean_squared_error", "Mean squared error", _mse, "0.375")
+root_mean_squared_error = _loss_function(
+    "root_mean_squared_error", "Root mean squared error", _rmse, "0.6123724356957945"
+)
+mean_absolute_error = _loss_function("mean_absolute_error", "Mean absolute error", _mae, "0.5")
 
 
 class _R2(NamedTuple):
@@ -270,9 +227,4 @@ def r2_score(
     0.8
     """
     graph = delayed(_r2, pure=True)(_sums_graph(y_true, y_pred, sample_weight), force_finite)
-    if not compute:
-        return delayed(lambda result: result.value, pure=True)(graph)
-    (result,) = dask.compute(graph)
-    if result.warning:
-        warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=2)
-    return result.value
+    return deliver(graph, compute)

@@ -30,44 +30,118 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
+from dask.delayed import Delayed, delayed
 
 from assay._kernels._jit import jit
 from assay._kernels._rng import keyed_stream, poisson, score_key, stream
 from assay._kernels.pieces import make_context
+from assay._kernels.streaming import row_keys
 from assay.dask import _buckets as buckets
+from assay.dask._graph import RankingJob
 
 _POSITIVE = 1  # the class tags of the keys, as in the single-machine plan
 _NEGATIVE = 0
 
 
-@jit
-def cell_counts(scores, positive, negative, seed, replicate, out_positive, out_negative):
-    """The Poisson counts of a bucket's cells in one replicate (float64, whole numbers).
+class Cells(NamedTuple):
+    """A bucket's Poisson cells: each draws ``Poisson(rows)`` from the stream ``key`` and
+    adds it to the positive or negative weight of its atom."""
 
-    ``scores``: the bucket's distinct scores; ``positive``, ``negative``: the rows of
-    each (score, class) cell; a cell without rows counts 0 without drawing.
-    """
-    state = stream(np.uint64(seed), np.uint64(replicate))
+    atom: np.ndarray
+    positive: np.ndarray
+    rows: np.ndarray
+    key: np.ndarray
+
+
+@jit
+def _single_keys(scores, positive, negative, out_atom, out_positive, out_rows, out_key):
+    """The cells of one model's atoms: one per (score, class) holding rows."""
     bits = scores.view(np.uint64)
+    c = 0
     for k in range(scores.shape[0]):
-        count = 0
         if positive[k] > 0.0:
-            count, _ = poisson(positive[k], keyed_stream(state, score_key(bits[k], _POSITIVE)))
-        out_positive[k] = count
-        count = 0
+            out_atom[c] = k
+            out_positive[c] = True
+            out_rows[c] = positive[k]
+            out_key[c] = score_key(bits[k], _POSITIVE)
+            c += 1
         if negative[k] > 0.0:
-            count, _ = poisson(negative[k], keyed_stream(state, score_key(bits[k], _NEGATIVE)))
-        out_negative[k] = count
+            out_atom[c] = k
+            out_positive[c] = False
+            out_rows[c] = negative[k]
+            out_key[c] = score_key(bits[k], _NEGATIVE)
+            c += 1
+    return c
+
+
+def single_cells(atoms: dict[int, buckets.Atoms]) -> dict[int, Cells]:
+    """Every bucket's cells of one model: a (score, class) cell of ``m`` rows."""
+    cells = {}
+    for bucket, a in atoms.items():
+        size = 2 * a.scores.shape[0]
+        out = Cells(
+            np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.bool_),
+            np.empty(size, dtype=np.float64),
+            np.empty(size, dtype=np.uint64),
+        )
+        used = _single_keys(a.scores, a.positive, a.negative, *out)
+        cells[bucket] = Cells(*(column[:used] for column in out))
+    return cells
+
+
+def paired_cells(
+    frame: pd.DataFrame, atoms: dict[int, buckets.Atoms], first: str
+) -> dict[int, Cells]:
+    """Every bucket's cells of two models' scores: the rows alike in both scores and the
+    class (the single machine's paired Poisson cells, keyed by
+    :func:`assay._kernels.streaming.row_keys` of model A's score, model B's and the
+    class).  ``first`` names the column holding model A's score (``"score"`` in A's
+    buckets, ``"other"`` in B's)."""
+    second = "other" if first == "score" else "score"
+    cells = {}
+    scores = frame[["score", "other"]].to_numpy() + 0.0  # -0.0 is 0.0, as in the keys
+    alike = frame.assign(score=scores[:, 0], other=scores[:, 1])
+    for bucket, rows in alike.groupby("bucket", sort=False):
+        counted = rows.groupby(["score", "other", "positive"], sort=False).size()
+        score = counted.index.get_level_values("score").to_numpy(dtype=np.float64)
+        positive = counted.index.get_level_values("positive").to_numpy(dtype=np.bool_)
+        names = {"score": score, "other": counted.index.get_level_values("other")}
+        a = np.ascontiguousarray(names[first], dtype=np.float64)
+        b = np.ascontiguousarray(names[second], dtype=np.float64)
+        own = atoms[int(bucket)]
+        cells[int(bucket)] = Cells(
+            np.searchsorted(-own.scores, -score),  # atoms descend (-0.0 is 0.0)
+            positive,
+            counted.to_numpy(dtype=np.float64),
+            row_keys(a, b, positive),
+        )
+    return cells
 
 
 @jit
-def _totals_of_replicates(scores, positive, negative, seed, out):
+def cell_counts(cells, seed, replicate, out_positive, out_negative):
+    """The Poisson counts of a bucket's atoms in one replicate (float64, whole numbers):
+    the sum of their cells' draws."""
+    state = stream(np.uint64(seed), np.uint64(replicate))
+    out_positive[:] = 0.0
+    out_negative[:] = 0.0
+    for c in range(cells.atom.shape[0]):
+        count, _ = poisson(cells.rows[c], keyed_stream(state, cells.key[c]))
+        if cells.positive[c]:
+            out_positive[cells.atom[c]] += count
+        else:
+            out_negative[cells.atom[c]] += count
+
+
+@jit
+def _totals_of_replicates(cells, m, seed, out):
     """``out[r]``: the bucket's drawn positive and negative weight in replicate ``r``."""
-    m = scores.shape[0]
     counts_positive = np.empty(m, dtype=np.float64)
     counts_negative = np.empty(m, dtype=np.float64)
     for r in range(out.shape[0]):
-        cell_counts(scores, positive, negative, seed, r, counts_positive, counts_negative)
+        cell_counts(cells, seed, r, counts_positive, counts_negative)
         total_positive = 0.0
         total_negative = 0.0
         for k in range(m):
@@ -78,13 +152,13 @@ def _totals_of_replicates(scores, positive, negative, seed, out):
 
 
 def replicate_totals(
-    atoms: dict[int, buckets.Atoms], seed: int, n_resamples: int
+    atoms: dict[int, buckets.Atoms], cells: dict[int, Cells], seed: int, n_resamples: int
 ) -> dict[int, np.ndarray]:
     """Each bucket's ``(n_resamples, 2)`` drawn totals."""
     totals = {}
     for bucket, a in atoms.items():
         out = np.empty((n_resamples, 2), dtype=np.float64)
-        _totals_of_replicates(a.scores, a.positive, a.negative, np.uint64(seed), out)
+        _totals_of_replicates(cells[bucket], a.scores.shape[0], np.uint64(seed), out)
         totals[bucket] = out
     return totals
 
@@ -124,8 +198,8 @@ def replicate_prefix(
 class _Drawn:
     """A partition's buckets with buffers for one replicate's counts."""
 
-    def __init__(self, atoms: dict[int, buckets.Atoms], seed: int) -> None:
-        self.atoms = atoms
+    def __init__(self, atoms: dict[int, buckets.Atoms], cells: dict[int, Cells], seed: int):
+        self.cells = cells
         self.seed = np.uint64(seed)
         self.counts = {
             bucket: buckets.Atoms(a.scores, np.empty_like(a.positive), np.empty_like(a.negative))
@@ -134,19 +208,20 @@ class _Drawn:
 
     def replicate(self, r: int) -> dict[int, buckets.Atoms]:
         """The buckets' atoms weighted by replicate ``r``'s counts."""
-        for bucket, a in self.atoms.items():
-            drawn = self.counts[bucket]
-            cell_counts(
-                a.scores, a.positive, a.negative, self.seed, r, drawn.positive, drawn.negative
-            )
+        for bucket, drawn in self.counts.items():
+            cell_counts(self.cells[bucket], self.seed, r, drawn.positive, drawn.negative)
         return self.counts
 
 
 def replicate_summaries(
-    atoms: dict[int, buckets.Atoms], prefixes: ReplicatePrefix, options: Any, seed: int
+    atoms: dict[int, buckets.Atoms],
+    cells: dict[int, Cells],
+    prefixes: ReplicatePrefix,
+    options: Any,
+    seed: int,
 ) -> dict[int, list[Any]]:
     """Each bucket's below-pass summary in every replicate."""
-    drawn = _Drawn(atoms, seed)
+    drawn = _Drawn(atoms, cells, seed)
     summaries: dict[int, list[Any]] = {bucket: [] for bucket in atoms}
     for r in range(prefixes.totals.shape[0]):
         for bucket, summary in buckets.bucket_summaries(
@@ -171,13 +246,14 @@ def replicate_belows(
 
 def replicate_states(
     atoms: dict[int, buckets.Atoms],
+    cells: dict[int, Cells],
     prefixes: ReplicatePrefix,
     belows: dict[int, list[Any]] | None,
     options: Any,
     seed: int,
 ) -> dict[int, list[Any]]:
     """Each bucket's state in every replicate, folded from the weight above it."""
-    drawn = _Drawn(atoms, seed)
+    drawn = _Drawn(atoms, cells, seed)
     states: dict[int, list[Any]] = {bucket: [] for bucket in atoms}
     for r in range(prefixes.totals.shape[0]):
         below = None if belows is None else {bucket: b[r] for bucket, b in belows.items()}
@@ -198,3 +274,25 @@ def replicate_values(
         of_replicate = {bucket: s[r] for bucket, s in merged.items()}
         values[r] = buckets.finish_states([of_replicate], prefixes.of(r), options)
     return values
+
+
+def replicates_graph(
+    job: RankingJob, cells: list[Delayed], options: Any, seed: int, n_resamples: int
+) -> Delayed:
+    """The lazy replicate values of a job whose partitions' buckets have the ``cells``:
+    the scan contract, every step a B-vector per bucket."""
+    parts = list(zip(job.atoms, cells, strict=True))
+    totals = [delayed(replicate_totals, pure=True)(a, c, seed, n_resamples) for a, c in parts]
+    prefixes = delayed(replicate_prefix, pure=True)(totals, job.prefix, n_resamples)
+    belows = None
+    if buckets.has_below_pass(options):
+        summaries = [
+            delayed(replicate_summaries, pure=True)(a, c, prefixes, options, seed)
+            for a, c in parts
+        ]
+        belows = delayed(replicate_belows, pure=True)(summaries, prefixes, options)
+    states = [
+        delayed(replicate_states, pure=True)(a, c, prefixes, belows, options, seed)
+        for a, c in parts
+    ]
+    return delayed(replicate_values, pure=True)(states, prefixes, options)

@@ -1,0 +1,245 @@
+"""``assay.dask.compare``: the paired Poisson bootstrap of two models' ranking metric."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from dask.delayed import delayed
+
+import dask
+from assay._procedure_checks import check_alternative, check_confidence_level, check_n_resamples
+from assay._results import ComparisonResult
+from assay._validation import check_option, resolve_seed
+from assay.dask import _replicates as replicates
+from assay.dask._bootstrap import check_scan_metric, refuse_unsupported
+from assay.dask._delong import paired_jobs
+from assay.dask._graph import ScanValue, scan_graph
+from assay.dask._ranking import SCAN_CALLS
+from assay.exceptions import UndefinedMetricWarning
+from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
+from assay.resampling._intervals import bootstrap_summary
+
+__all__ = ["compare"]
+
+
+def compare(
+    metric: Any,
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    method: str = "bootstrap",
+    n_resamples: int | None = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    interval: str = "basic",
+    stratify: bool = False,
+    groups: Any = None,
+    resampling: str = "poisson",
+    sample_weight: Any = None,
+    rng: Any = None,
+    compute: bool = True,
+    **metric_kwargs: Any,
+) -> Any:
+    """Does model A beat model B on the same rows? The paired Poisson bootstrap on Dask.
+
+    The same replicates, and so the same result, as :func:`assay.compare` with
+    ``resampling="poisson"`` and the same seed on the same rows, in any order and any
+    partitioning.
+
+    Parameters
+    ----------
+    metric : callable or str
+        A ranking metric of assay (``roc_auc_score``, ``average_precision_score``,
+        ``pr_auc_score``, ``equal_error_rate``), its name, or a ``functools.partial``
+        of one with keyword options.
+    y_true : dask Series or 1-D dask array
+        Binary targets.
+    pred_a, pred_b : dask Series or 1-D dask array
+        The two models' scores for the same rows, partitioned like ``y_true``.
+    method : {"bootstrap"}, default="bootstrap"
+        The paired bootstrap (the permutation test swaps the two scores row by row,
+        which needs every row's two mid-distribution values together: not on Dask).
+    n_resamples : int, default=None
+        Number of replicates (None: 2000).
+    confidence_level : float in (0, 1), default=0.95
+        Coverage of the interval of the difference.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative about ``metric(A) - metric(B)``; a one-sided alternative gives
+        a one-sided interval (as :func:`assay.compare`).
+    interval : {"basic", "percentile"}, default="basic"
+        The interval of the difference, and the one its p-value inverts.
+    stratify, groups : default=False, None
+        As :func:`assay.compare`, refused with the Poisson bootstrap.
+    resampling : {"poisson"}, default="poisson"
+        Every row alike in both scores and the class forms a cell of ``m`` rows that
+        counts Poisson(``m``) times in a replicate, for both models.
+    sample_weight : None
+        Not supported on Dask (a weighted row's count is keyed by its position).
+    rng : None, int or numpy.random.Generator, default=None
+        Source of the master seed; the seed used is reported in the result.
+    compute : bool, default=True
+        Compute now; False returns a ``dask.delayed`` object of the result (computed
+        later, it gives no warnings).
+    **metric_kwargs
+        Options of ``metric`` (``pos_label``, ``max_fpr``, ...).
+
+    Returns
+    -------
+    ComparisonResult or dask.delayed.Delayed
+        As :func:`assay.compare`: ``estimate_a``, ``estimate_b``, ``difference``,
+        ``confidence_interval``, ``pvalue``, ``resampled_differences``, ...
+
+    Raises
+    ------
+    ValueError
+        Bad options, a metric that is not a ranking metric of assay, ``stratify`` or
+        ``groups``, or the inputs' errors (an error found in one partition names it).
+    NotImplementedError
+        ``method="permutation"``, ``interval="bca"``, ``resampling="multinomial"`` or
+        ``sample_weight`` given.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        The metric is undefined on the data or in some replicates (as
+        :func:`assay.compare`).
+
+    Notes
+    -----
+    Replicate ``b`` draws the count of each cell of rows alike in both scores and the
+    class from the stream keyed by (seed, ``b``, both scores, the class), as the single
+    machine does.  The rows are shuffled to model A's score buckets carrying B's score,
+    then to B's buckets carrying A's (two shuffles): in either, a bucket holds whole
+    cells, draws their counts and adds them to its atoms, and the replicate scan of
+    :func:`bootstrap` runs on each model's buckets.  Counts are integers and every sum
+    is exact: both models' replicates, and so the differences, equal those of
+    :func:`assay.compare` bit for bit; the interval and p-value are computed by the
+    same code as there.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import numpy as np, assay, assay.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> frame = pd.DataFrame({"y": y, "a": rng.normal(size=1000) + y,
+    ...                       "b": rng.normal(size=1000) + 0.5 * y})
+    >>> rows = dd.from_pandas(frame, npartitions=4)
+    >>> result = assay.dask.compare(assay.roc_auc_score, rows["y"], rows["a"], rows["b"],
+    ...                             n_resamples=50, rng=1)
+    >>> same = assay.compare(assay.roc_auc_score, frame["y"], frame["a"], frame["b"],
+    ...                      n_resamples=50, rng=1, resampling="poisson")
+    >>> bool(np.array_equal(result.resampled_differences, same.resampled_differences))
+    True
+    """
+    declaration, _, name, metric_kwargs = check_scan_metric(metric, metric_kwargs)
+    check_option(method, "method", ("bootstrap", "permutation"))
+    n_resamples = check_n_resamples(2000 if n_resamples is None else n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    check_option(interval, "interval", ("percentile", "basic", "bca"))
+    check_option(resampling, "resampling", ("multinomial", "poisson"))
+    if method == "permutation":
+        raise NotImplementedError(
+            "`method='permutation'` is not supported on Dask (a swap of the two models' "
+            "scores needs each row's values in both orders); use method='bootstrap'."
+        )
+    if stratify:
+        raise ValueError(
+            "`stratify=True` keeps the class counts fixed, which needs `resampling='multinomial'`."
+        )
+    if groups is not None:
+        raise ValueError(
+            "`groups` resamples whole clusters with a multinomial draw; it cannot be "
+            "combined with `stratify=True` or `resampling='poisson'`."
+        )
+    refuse_unsupported(("interval", interval), resampling, sample_weight)
+    seed = resolve_seed(rng)
+    call = SCAN_CALLS[declaration.name]
+    assert declaration.scan_options is not None
+    options = declaration.scan_options(**metric_kwargs)
+    jobs = paired_jobs(
+        y_true, pred_a, pred_b, None, metric_kwargs.get("pos_label"), ("pred_a", "pred_b"),
+        carry="other",
+    )  # fmt: skip
+    estimates = []
+    distributions = []
+    for job, first in ((jobs.a, "score"), (jobs.b, "other")):
+        estimates.append(scan_graph(job, options, call.needs, call.message))
+        cells = [
+            delayed(replicates.paired_cells, pure=True)(frame, atoms, first)
+            for frame, atoms in zip(job.frames, job.atoms, strict=True)
+        ]
+        distributions.append(replicates.replicates_graph(job, cells, options, seed, n_resamples))
+    settings: dict[str, Any] = {
+        "interval": interval,
+        "confidence_level": confidence_level,
+        "alternative": alternative,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "name": name,
+        "value_range": difference_range(declaration),
+    }
+    if not compute:
+        return delayed(_lazy_result, pure=True)(estimates, distributions, settings)
+    estimated, values = dask.compute(estimates, distributions)
+    for estimate in estimated:
+        if estimate.warning:
+            warnings.warn(estimate.warning, UndefinedMetricWarning, stacklevel=2)
+    return comparison_result(estimated, values, **settings, stacklevel=3)
+
+
+def comparison_result(
+    estimates: list[ScanValue],
+    values: list[np.ndarray],
+    *,
+    interval: str,
+    confidence_level: float,
+    alternative: str,
+    n_resamples: int,
+    seed: int,
+    name: str,
+    value_range: tuple[float, float],
+    stacklevel: int,
+) -> ComparisonResult:
+    """The bootstrap result of :func:`assay.compare` from both models' estimates and
+    replicates (the same steps; ``stacklevel`` 2 points at this function's caller)."""
+    estimate_a, estimate_b = (estimate.value for estimate in estimates)
+    difference = estimate_a - estimate_b
+    summary = bootstrap_summary(
+        values[0] - values[1],
+        difference,
+        method=interval,
+        confidence_level=confidence_level,
+        stacklevel=stacklevel + 1,
+    )
+    interval_found, pvalue = summary_interval_and_pvalue(
+        summary, difference, None, confidence_level, alternative, value_range
+    )
+    return ComparisonResult(
+        estimate_a=estimate_a,
+        estimate_b=estimate_b,
+        difference=difference,
+        confidence_interval=interval_found,
+        pvalue=float(pvalue),
+        alternative=alternative,
+        method="bootstrap",
+        interval=summary.method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        n_undefined=summary.n_undefined,
+        rng_seed=seed,
+        metric=name,
+        resampled_differences=summary.bootstrap_distribution,
+    )
+
+
+def _lazy_result(
+    estimates: list[ScanValue], values: list[np.ndarray], settings: dict[str, Any]
+) -> ComparisonResult:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return comparison_result(estimates, values, **settings, stacklevel=2)
