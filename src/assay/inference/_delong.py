@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from types import MappingProxyType
 from typing import Any
 
@@ -22,6 +23,7 @@ from scipy.special import expit
 from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
+from assay._kernels._jit import n_workers
 from assay._procedure_checks import check_confidence_level
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
 from assay._scaling import power_of_two_scale
@@ -38,6 +40,7 @@ from assay.metrics._sorted import sort_scores
 __all__ = ["auc_ci", "delong_covariance"]
 
 _EMPTY = np.empty(0, dtype=np.float64)
+_NO_CUTS = np.empty(0, dtype=np.int64)
 _PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
 _UNPAIRED_METHOD = "DeLong's test for two ROC curves"
 _NAN = float("nan")
@@ -85,30 +88,68 @@ def _weight_scale(weights: np.ndarray) -> float:
     return power_of_two_scale(float(weights.max()))
 
 
+def _model_placements(
+    scores: np.ndarray,
+    positive: np.ndarray,
+    weights: np.ndarray,
+    weighted: bool,
+    totals: np.ndarray,
+    v10: np.ndarray,
+    v01: np.ndarray,
+) -> float:
+    """One model's placements into ``v10`` / ``v01``; returns its AUC (see the kernels)."""
+    m = v10.shape[0]
+    words, class_keys, index_bits, exact = kernels.packed_words(scores, positive, m)
+    words.sort()  # NumPy's vectorised sort of integers (it releases the GIL)
+    cuts = _NO_CUTS if exact else kernels.order_shared_prefixes(words, class_keys, m, index_bits)
+    return float(
+        kernels.placements_from_words(words, cuts, index_bits, weights, weighted, totals, v10, v01)
+    )
+
+
 class _Placements:
     """AUCs, placements and class totals of k models on one test set."""
 
     def __init__(self, positive: np.ndarray, scores: np.ndarray, weights: np.ndarray | None):
         self.weighted = weights is not None
-        # one thread per model pays off only for large inputs (threads cost a start-up)
-        parallel = scores.shape[1] >= _PARALLEL_MIN_ROWS
-        kernel = kernels.placements if parallel else kernels.placements_serial
-        if weights is None:
-            self.aucs, self.v10, self.v01 = kernel(scores, positive, _EMPTY, False)
-            self.positive_weights = self.negative_weights = _EMPTY
-            self.n_positive = self.scaled_positive = float(self.v10.shape[1])
-            self.n_negative = self.scaled_negative = float(self.v01.shape[1])
-        else:
-            scale = _weight_scale(weights)
-            scaled = weights * scale
-            self.aucs, self.v10, self.v01 = kernel(scores, positive, scaled, True)
-            # the sums of squares use the scaled weights (weights of 1e300 overflow them)
-            self.positive_weights = np.ascontiguousarray(scaled[positive])
-            self.negative_weights = np.ascontiguousarray(scaled[~positive])
+        # the sums of squares use the scaled weights (weights of 1e300 overflow them)
+        scale = 1.0 if weights is None else _weight_scale(weights)
+        scaled = _EMPTY if weights is None else weights * scale
+        m, class_weights, total_positive, total_negative = kernels.class_split(
+            positive, scaled, self.weighted
+        )
+        k, n = scores.shape
+        self.aucs = np.empty(k)
+        self.v10 = np.empty((k, m))
+        self.v01 = np.empty((k, n - m))
+        self.positive_weights = class_weights[:m]
+        self.negative_weights = class_weights[m:]
+        self.scaled_positive, self.scaled_negative = float(m), float(n - m)
+        if weights is not None:  # numpy's pairwise sums (the kernels sum in order)
             self.scaled_positive = float(self.positive_weights.sum())
             self.scaled_negative = float(self.negative_weights.sum())
-            self.n_positive = self.scaled_positive / scale
-            self.n_negative = self.scaled_negative / scale
+        self.n_positive = self.scaled_positive / scale
+        self.n_negative = self.scaled_negative / scale
+        if total_positive == 0.0 or total_negative == 0.0:
+            for array in (self.aucs, self.v10, self.v01):
+                array.fill(np.nan)
+            return
+        totals = np.array([total_positive, total_negative])
+
+        def one_model(r: int) -> None:
+            self.aucs[r] = _model_placements(
+                scores[r], positive, class_weights, self.weighted, totals, self.v10[r], self.v01[r]
+            )
+
+        # one thread per model pays off only for large inputs (threads cost a start-up)
+        threads = min(k, n_workers()) if n >= _PARALLEL_MIN_ROWS else 1
+        if threads <= 1:
+            for r in range(k):
+                one_model(r)
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                for future in [pool.submit(one_model, r) for r in range(k)]:
+                    future.result()
 
     @property
     def defined(self) -> bool:
