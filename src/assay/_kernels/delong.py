@@ -243,19 +243,29 @@ def placements_from_words(words, cuts, index_bits, weights, use_weights, totals,
             next_cut = cuts[next_cut_index] if next_cut_index < n_cuts else n
         p = 0.0
         q = 0.0
-        for r in range(start, stop):
-            word = words[r]
+        if stop == start + 1:  # one row (most groups): one placement to compute
+            word = words[start]
+            position = word & position_mask
             if word & class_bit:
-                p += weights[word & position_mask] if use_weights else 1.0
+                p = weights[position] if use_weights else 1.0
+                v10[position] = group_placements(totals[0], totals[1], tp, fp, p, q)[0]
             else:
-                q += weights[m + (word & position_mask)] if use_weights else 1.0
-        group_v10, group_v01 = group_placements(totals[0], totals[1], tp, fp, p, q)
-        for r in range(start, stop):
-            word = words[r]
-            if word & class_bit:
-                v10[word & position_mask] = group_v10
-            else:
-                v01[word & position_mask] = group_v01
+                q = weights[m + position] if use_weights else 1.0
+                v01[position] = group_placements(totals[0], totals[1], tp, fp, p, q)[1]
+        else:
+            for r in range(start, stop):
+                word = words[r]
+                if word & class_bit:
+                    p += weights[word & position_mask] if use_weights else 1.0
+                else:
+                    q += weights[m + (word & position_mask)] if use_weights else 1.0
+            group_v10, group_v01 = group_placements(totals[0], totals[1], tp, fp, p, q)
+            for r in range(start, stop):
+                word = words[r]
+                if word & class_bit:
+                    v10[word & position_mask] = group_v10
+                else:
+                    v01[word & position_mask] = group_v01
         state = scan_fold(options, context, state, tp, fp, p, q)
         tp += p
         fp += q
