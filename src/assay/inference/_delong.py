@@ -21,7 +21,6 @@ import numpy as np
 from scipy.special import expit
 
 from assay._distributions import critical_value
-from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
 from assay._kernels._jit import n_workers
 from assay._procedure_checks import check_confidence_level
@@ -41,8 +40,6 @@ __all__ = ["auc_ci", "delong_covariance"]
 
 _EMPTY = np.empty(0, dtype=np.float64)
 _NO_CUTS = np.empty(0, dtype=np.int64)
-_PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
-_UNPAIRED_METHOD = "DeLong's test for two ROC curves"
 _NAN = float("nan")
 _PARALLEL_MIN_ROWS = 100_000  # below this, the models are sorted one after the other
 
@@ -214,46 +211,6 @@ def _single_auc_variance(
         variance = (squares_10 / scale) / (u - 1.0) / u + (squares_01 / scale) / (w - 1.0) / w
     n_rows = n if weights is None else int(np.count_nonzero(weights))
     return float(auc), float(variance), float(u), float(w), n_rows, weights is not None
-
-
-def _difference_test(
-    difference: float,
-    variance: float,
-    alternative: str,
-    confidence_level: float,
-    df: float | None,
-    stacklevel: int,
-) -> tuple[float, float, tuple[float, float], float]:
-    """``(statistic, pvalue, interval, standard_error)`` of a difference of AUCs.
-
-    A zero variance gives statistic 0 when the difference is 0 too (pROC's convention
-    for identical curves: p-value 1, or 1/2 for a one-sided alternative), NaN otherwise;
-    both warn.
-    """
-    if math.isnan(variance):
-        return _NAN, _NAN, (_NAN, _NAN), _NAN
-    standard_error = math.sqrt(variance)
-    if standard_error == 0.0:
-        if difference == 0.0:
-            _warn(
-                "The variance of the difference of the AUCs is 0 and so is the difference "
-                "(the two models rank the positives and negatives identically): statistic 0 "
-                "returned.",
-                DegenerateDataWarning,
-                stacklevel + 1,
-            )
-            return 0.0, pvalue_of(0.0, alternative), (0.0, 0.0), 0.0
-        _warn(
-            f"The variance of the difference of the AUCs is 0 but the difference is "
-            f"{difference:g}; the statistic is undefined (NaN returned).",
-            DegenerateDataWarning,
-            stacklevel + 1,
-        )
-        return _NAN, _NAN, (_NAN, _NAN), 0.0
-    statistic = difference / standard_error
-    half_width = critical_value(confidence_level, df) * standard_error
-    interval = (max(-1.0, difference - half_width), min(1.0, difference + half_width))
-    return statistic, pvalue_of(statistic, alternative, df), interval, standard_error
 
 
 # ------------------------------------------------------------------------------ public
