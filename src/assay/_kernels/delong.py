@@ -335,6 +335,68 @@ def weighted_cross_products(values, means, weights, use_weights):
 
 
 @jit
+def two_row_cross_products(values, means, weights, use_weights):
+    """:func:`weighted_cross_products` for two rows (a paired test), in scalars.
+
+    The same operations in the same order, so the same bits, without the small arrays
+    and inner loops of the general case (about 3x faster here).
+    """
+    m = values.shape[1]
+    mean_0 = means[0]
+    mean_1 = means[1]
+    out_00 = 0.0
+    out_01 = 0.0
+    out_11 = 0.0
+    difference = 0.0
+    first_0 = 0.0
+    first_1 = 0.0
+    first_difference = 0.0
+    constant_0 = True
+    constant_1 = True
+    constant_difference = True
+    seen = False
+    for i in range(m):
+        c = weights[i] if use_weights else 1.0
+        if c == 0.0:
+            continue
+        x_0 = values[0, i]
+        x_1 = values[1, i]
+        if not seen:
+            first_0 = x_0
+            first_1 = x_1
+            first_difference = x_0 - x_1
+            seen = True
+        centered_0 = x_0 - mean_0
+        centered_1 = x_1 - mean_1
+        if x_0 != first_0:
+            constant_0 = False
+        if x_1 != first_1:
+            constant_1 = False
+        weighted_0 = c * centered_0
+        out_00 += weighted_0 * centered_0
+        out_01 += weighted_0 * centered_1
+        out_11 += (c * centered_1) * centered_1
+        if x_0 - x_1 != first_difference:
+            constant_difference = False
+        d = centered_0 - centered_1
+        difference += c * d * d
+    if constant_0:
+        out_00 = 0.0
+        out_01 = 0.0
+    if constant_1:
+        out_11 = 0.0
+        out_01 = 0.0
+    if constant_difference:
+        difference = 0.0
+    out = np.empty((2, 2), dtype=np.float64)
+    out[0, 0] = out_00
+    out[0, 1] = out_01
+    out[1, 0] = out_01
+    out[1, 1] = out_11
+    return out, difference
+
+
+@jit
 def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     """One model from sorted data (:mod:`assay._kernels.ranking` layout): no row order.
 

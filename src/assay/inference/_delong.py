@@ -162,12 +162,13 @@ class _Placements:
         rounding; NaN when k < 2), with ``S10 = sum_i u_i (V10_i - A)(V10_i - A)' / (U - 1)``.
         """
         u, w = self.n_positive, self.n_negative
-        s10, d10 = kernels.weighted_cross_products(
-            self.v10, self.aucs, self.positive_weights, self.weighted
+        cross_products = (
+            kernels.two_row_cross_products
+            if self.aucs.shape[0] == 2
+            else kernels.weighted_cross_products
         )
-        s01, d01 = kernels.weighted_cross_products(
-            self.v01, self.aucs, self.negative_weights, self.weighted
-        )
+        s10, d10 = cross_products(self.v10, self.aucs, self.positive_weights, self.weighted)
+        s01, d01 = cross_products(self.v01, self.aucs, self.negative_weights, self.weighted)
         # S / U is free of the weights' scale; (U - 1) U itself overflows for large U
         u_scaled, w_scaled = self.scaled_positive, self.scaled_negative
         covariance: np.ndarray = s10 / u_scaled / (u - 1.0) + s01 / w_scaled / (w - 1.0)
