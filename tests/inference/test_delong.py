@@ -344,12 +344,14 @@ def test_scores_differing_in_their_last_bits_are_told_apart():
     n = 300
     y = (generator.random(n) < 0.4).astype(int)
     matrix = np.vstack([_near_ties(generator, n), _near_ties(generator, n)])
-    words, class_keys, index_bits, exact = delong_kernels.packed_words(
-        matrix[0], y == 1, int(y.sum())
-    )
+    # the case under test: neighbours in the sort on leading bits with different scores
+    m = int(y.sum())
+    words, class_keys, index_bits, exact = delong_kernels.packed_words(matrix[0], y == 1, m)
     words.sort()
-    cuts = delong_kernels.order_shared_prefixes(words, class_keys, int(y.sum()), index_bits)
-    assert not exact and cuts.shape[0] > 0  # the case under test
+    positions = words & ((1 << index_bits) - 1)
+    keys = class_keys[np.where(words >> index_bits & 1 == 1, positions, m + positions)]
+    shared = (words[1:] >> (index_bits + 1)) == (words[:-1] >> (index_bits + 1))
+    assert not exact and np.any(shared & (keys[1:] != keys[:-1]))
     aucs, covariance = assay.delong_covariance(y, *matrix)
     expected_aucs, expected_covariance = _pairwise_delong(y, matrix)
     np.testing.assert_allclose(aucs, expected_aucs, rtol=ROUNDING)

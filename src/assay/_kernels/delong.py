@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.pieces import class_weights, make_context, scan_merged
@@ -164,56 +163,24 @@ def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mas
 
 
 @jit
-def order_shared_prefixes(words, class_keys, m, index_bits):
-    """Order the rows of each shared prefix by full key; returns where new scores start.
-
-    For sorted :func:`packed_words` that are not exact: every run of words of one prefix
-    whose rows hold different scores is sorted stably by the rows' full keys, and the
-    returned int64 array lists (ascending) each position inside such a run where the key
-    changes, that is where a tie group starts although the prefix does not change.
-    """
-    n = words.shape[0]
-    prefix_shift = np.int64(index_bits + 1)
-    class_bit = np.int64(1) << np.int64(index_bits)
-    position_mask = class_bit - np.int64(1)
-    cuts = np.empty(16, dtype=np.int64)
-    n_cuts = 0
-    i = 1
-    while i < n:
-        if words[i] >> prefix_shift != words[i - 1] >> prefix_shift:
-            i += 1
-            continue
-        start = i - 1  # a run of one prefix starts here
-        prefix = words[start] >> prefix_shift
-        end = i + 1
-        while end < n and words[end] >> prefix_shift == prefix:
-            end += 1
-        first = _full_key(words[start], class_keys, m, class_bit, position_mask)
-        for r in range(start + 1, end):
-            if _full_key(words[r], class_keys, m, class_bit, position_mask) != first:
-                _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask)
-                previous = _full_key(words[start], class_keys, m, class_bit, position_mask)
-                for c in range(start + 1, end):
-                    key = _full_key(words[c], class_keys, m, class_bit, position_mask)
-                    if key != previous:
-                        if n_cuts == cuts.shape[0]:
-                            larger = np.empty(2 * n_cuts, dtype=np.int64)
-                            copy_into(larger, cuts)
-                            cuts = larger
-                        cuts[n_cuts] = c
-                        n_cuts += 1
-                        previous = key
-                break
-        i = end + 1
-    return cuts[:n_cuts]
+def _order_run(words, start, end, class_keys, m, class_bit, position_mask):
+    """Order a run of words of one prefix by full key, unless all its rows tie."""
+    first = _full_key(words[start], class_keys, m, class_bit, position_mask)
+    for r in range(start + 1, end):
+        if _full_key(words[r], class_keys, m, class_bit, position_mask) != first:
+            _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask)
+            return
 
 
 @jit
-def placements_from_words(words, cuts, index_bits, weights, use_weights, totals, v10, v01):
+def placements_from_words(
+    words, class_keys, exact, index_bits, weights, use_weights, totals, v10, v01
+):
     """Placements of one model into ``v10`` / ``v01`` from its sorted :func:`packed_words`.
 
-    A tie group is a run of words of one prefix, also cut at the positions ``cuts`` (from
-    :func:`order_shared_prefixes`; empty when the words are exact).  ``weights`` holds the
+    A tie group is a run of words of one prefix when the words are ``exact`` or the run
+    is one row long; a longer run of inexact words is first ordered by the rows' full
+    keys (``class_keys``) and cut wherever the key changes.  ``weights`` holds the
     positives' weights then the negatives' (in order of appearance; ignored unless
     ``use_weights``), ``totals`` the two class totals, both positive.  The tie groups are
     visited from the highest score down; returns the AUC,
@@ -227,20 +194,29 @@ def placements_from_words(words, cuts, index_bits, weights, use_weights, totals,
     prefix_shift = np.int64(index_bits + 1)
     class_bit = np.int64(1) << np.int64(index_bits)
     position_mask = class_bit - np.int64(1)
-    n_cuts = cuts.shape[0]
-    next_cut_index = 0
-    next_cut = cuts[0] if n_cuts > 0 else n
     tp = 0.0  # positive weight strictly above the current group
     fp = 0.0  # negative weight strictly above the current group
     start = 0
+    run_end = 0  # the end of the current run of one prefix
+    shared = False  # does that run hold rows of several scores?
     while start < n:
-        prefix = words[start] >> prefix_shift
-        stop = start + 1
-        while stop < n and stop != next_cut and words[stop] >> prefix_shift == prefix:
-            stop += 1
-        if stop == next_cut:
-            next_cut_index += 1
-            next_cut = cuts[next_cut_index] if next_cut_index < n_cuts else n
+        if start == run_end:
+            prefix = words[start] >> prefix_shift
+            run_end = start + 1
+            while run_end < n and words[run_end] >> prefix_shift == prefix:
+                run_end += 1
+            shared = not exact and run_end - start > 1
+            if shared:
+                _order_run(words, start, run_end, class_keys, m, class_bit, position_mask)
+        stop = run_end
+        if shared:
+            key = _full_key(words[start], class_keys, m, class_bit, position_mask)
+            stop = start + 1
+            while (
+                stop < run_end
+                and _full_key(words[stop], class_keys, m, class_bit, position_mask) == key
+            ):
+                stop += 1
         p = 0.0
         q = 0.0
         if stop == start + 1:  # one row (most groups): one placement to compute

@@ -39,7 +39,6 @@ from assay.metrics._sorted import sort_scores
 __all__ = ["auc_ci", "delong_covariance"]
 
 _EMPTY = np.empty(0, dtype=np.float64)
-_NO_CUTS = np.empty(0, dtype=np.int64)
 _NAN = float("nan")
 _PARALLEL_MIN_ROWS = 100_000  # below this, the models are sorted one after the other
 
@@ -98,9 +97,10 @@ def _model_placements(
     m = v10.shape[0]
     words, class_keys, index_bits, exact = kernels.packed_words(scores, positive, m)
     words.sort()  # NumPy's vectorised sort of integers (it releases the GIL)
-    cuts = _NO_CUTS if exact else kernels.order_shared_prefixes(words, class_keys, m, index_bits)
     return float(
-        kernels.placements_from_words(words, cuts, index_bits, weights, weighted, totals, v10, v01)
+        kernels.placements_from_words(
+            words, class_keys, exact, index_bits, weights, weighted, totals, v10, v01
+        )
     )
 
 
