@@ -70,13 +70,13 @@ def _count(total: float, weighted: bool) -> float | int:
 
 def _paired_inputs(
     y_true: Any, scores: tuple[Any, ...], names: list[str], sample_weight: Any, pos_label: Any
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Validated positive mask, (k, n) score matrix and weights of one test set."""
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
+    """Validated positive mask, the k score vectors and the weights of one test set."""
     positive, _ = binary_target(y_true, pos_label)
     arrays = [as_scores(values, name) for values, name in zip(scores, names, strict=True)]
     n = check_same_length(y_true=positive, **dict(zip(names, arrays, strict=True)))
     weights = as_sample_weight(sample_weight, n)
-    return positive, np.ascontiguousarray(np.vstack(arrays)), weights
+    return positive, arrays, weights
 
 
 def _weight_scale(weights: np.ndarray) -> float:
@@ -107,7 +107,7 @@ def _model_placements(
 class _Placements:
     """AUCs, placements and class totals of k models on one test set."""
 
-    def __init__(self, positive: np.ndarray, scores: np.ndarray, weights: np.ndarray | None):
+    def __init__(self, positive: np.ndarray, scores: list[np.ndarray], weights: np.ndarray | None):
         self.weighted = weights is not None
         # the sums of squares use the scaled weights (weights of 1e300 overflow them)
         scale = 1.0 if weights is None else _weight_scale(weights)
@@ -115,7 +115,7 @@ class _Placements:
         m, class_weights, total_positive, total_negative = kernels.class_split(
             positive, scaled, self.weighted
         )
-        k, n = scores.shape
+        k, n = len(scores), positive.shape[0]
         self.aucs = np.empty(k)
         self.v10 = np.empty((k, m))
         self.v01 = np.empty((k, n - m))
@@ -315,9 +315,9 @@ def delong_covariance(
     if not scores:
         raise ValueError("`scores` is empty; pass at least one score vector.")
     names = [f"scores[{index}]" for index in range(len(scores))]
-    positive, matrix, weights = _paired_inputs(y_true, scores, names, sample_weight, pos_label)
-    data = _Placements(positive, matrix, weights)
-    k = matrix.shape[0]
+    positive, arrays, weights = _paired_inputs(y_true, scores, names, sample_weight, pos_label)
+    data = _Placements(positive, arrays, weights)
+    k = len(arrays)
     covariance = np.full((k, k), np.nan)
     if not data.defined:
         _warn(_one_class_message("the AUC"), UndefinedMetricWarning, 2)

@@ -182,10 +182,10 @@ def delong_test(
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    positive, matrix, weights = _paired_inputs(
+    positive, arrays, weights = _paired_inputs(
         y_true, (score_a, score_b), ["score_a", "score_b"], sample_weight, pos_label
     )
-    data = _Placements(positive, matrix, weights)
+    data = _Placements(positive, arrays, weights)
     counts = {
         "n_positive": _count(data.n_positive, data.weighted),
         "n_negative": _count(data.n_negative, data.weighted),
