@@ -19,10 +19,11 @@ sorted once, all classes together, as packed integer words (:func:`packed_words`
 leading varying bits of the score's order-preserving key, the class, the position within
 the class) by NumPy's vectorised ``np.sort``, called between the kernels; a walk over the
 sorted words (:func:`placements_from_words`) visits the tie groups and writes each row's
-placement to its position.  Scores that share a prefix but differ below it are rare and
-are ordered exactly by their full keys during the walk.  The same walk yields the AUC by
-the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the same value without
-weights; with weights the class totals are summed in another order).
+placement to its position.  Rows whose scores share the prefix but differ below it are
+ordered by their full keys during the walk, so the order is exact.  The same walk yields
+the AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the value of
+``roc_auc_score`` without weights; with weights the class totals are summed in another
+order).
 
 Models are independent: the caller may run them on separate threads (the kernels and
 ``np.sort`` release the GIL).
@@ -116,7 +117,7 @@ def packed_words(scores, positive, m):
 
 @jit
 def class_split(positive, weights, use_weights):
-    """``(m, weights,  total_positive, total_negative)`` of one test set.
+    """``(m, weights, total_positive, total_negative)`` of one test set.
 
     ``m`` is the number of positives; ``weights`` holds the positives' weights then
     the negatives' (each in order of appearance; empty when not ``use_weights``); the

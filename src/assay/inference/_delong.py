@@ -12,8 +12,9 @@ needs no row order and reuses the sorted representation of :func:`assay.roc_auc_
 from __future__ import annotations
 
 import math
+import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -104,6 +105,28 @@ def _model_placements(
     )
 
 
+def _run_on_threads(task: Callable[[int], None], count: int, threads: int) -> None:
+    """``task(0)``, ..., ``task(count - 1)`` on ``threads`` threads, the calling one included
+    (model ``r`` on thread ``r % threads``); an exception in any is raised here."""
+    errors: list[BaseException] = []
+
+    def share(first: int) -> None:
+        try:
+            for index in range(first, count, threads):
+                task(index)
+        except BaseException as error:  # re-raised in the calling thread
+            errors.append(error)
+
+    helpers = [threading.Thread(target=share, args=(first,)) for first in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    share(0)
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+
+
 class _Placements:
     """AUCs, placements and class totals of k models on one test set."""
 
@@ -139,14 +162,7 @@ class _Placements:
             )
 
         # one thread per model pays off only for large inputs (threads cost a start-up)
-        threads = min(k, n_workers()) if n >= _PARALLEL_MIN_ROWS else 1
-        if threads <= 1:
-            for r in range(k):
-                one_model(r)
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                for future in [pool.submit(one_model, r) for r in range(k)]:
-                    future.result()
+        _run_on_threads(one_model, k, min(k, n_workers()) if n >= _PARALLEL_MIN_ROWS else 1)
 
     @property
     def defined(self) -> bool:
