@@ -36,6 +36,25 @@ def scores(draw: st.DrawFn, n: int) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
+# Values far apart (both signs, extreme exponents): scores near them have order-preserving
+# keys that differ in all 64 bits, while scores near one of them differ in the last bits.
+_FAR_APART_VALUES = (-1e300, -2.0, -0.0, 1e-300, 0.5, 3.0)
+
+
+@st.composite
+def near_tied_scores(draw: st.DrawFn, n: int) -> np.ndarray:
+    """Scores a few ulps above values far apart: ties, and distinct scores that agree in
+    all but their last bits (a sort on the leading bits of the scores cannot tell them
+    apart and must look at the full value)."""
+    values = draw(hnp.arrays(np.float64, n, elements=st.sampled_from(_FAR_APART_VALUES)))
+    steps = draw(hnp.arrays(np.int64, n, elements=st.integers(0, 3)))
+    values = np.asarray(values, dtype=np.float64)
+    for _ in range(3):
+        values = np.where(steps > 0, np.nextafter(values, np.inf), values)
+        steps = steps - 1
+    return values
+
+
 @st.composite
 def sample_weights(draw: st.DrawFn, n: int) -> np.ndarray | None:
     """None, integer weights (zeros included) or positive float weights; never all zero."""

@@ -36,8 +36,9 @@ from hypothesis.extra import numpy as hnp
 
 import assay
 import assay.reference as reference
+from assay._kernels import delong as delong_kernels
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from tests.strategies import sample_weights, scores
+from tests.strategies import near_tied_scores, sample_weights, scores
 
 ASAH = Path(__file__).resolve().parents[1] / "data" / "asah.csv"
 
@@ -327,6 +328,74 @@ def test_auc_matches_roc_auc_score():
         assert ci.estimate == assay.roc_auc_score(y, b, sample_weight=sample_weight)
 
 
+def _near_ties(generator: np.random.Generator, n: int) -> np.ndarray:
+    """Scores 0-3 ulps above values of both signs and extreme magnitudes (ties too)."""
+    values = generator.choice([-1e300, -2.0, 1e-300, 0.5, 3.0], size=n)
+    steps = generator.integers(0, 4, n)
+    for step in range(1, 4):
+        values = np.where(steps >= step, np.nextafter(values, np.inf), values)
+    return values
+
+
+def test_scores_differing_in_their_last_bits_are_told_apart():
+    """Scores whose keys vary in all 64 bits and rows a few ulps apart: the sort on the
+    leading bits puts such rows in one run, which must be ordered by the full scores."""
+    generator = np.random.default_rng(11)
+    n = 300
+    y = (generator.random(n) < 0.4).astype(int)
+    matrix = np.vstack([_near_ties(generator, n), _near_ties(generator, n)])
+    # the case under test: neighbours in the sort on leading bits with different scores
+    m = int(y.sum())
+    words, class_keys, index_bits, exact = delong_kernels.packed_words(matrix[0], y == 1, m)
+    words.sort()
+    positions = words & ((1 << index_bits) - 1)
+    keys = class_keys[np.where(words >> index_bits & 1 == 1, positions, m + positions)]
+    shared = (words[1:] >> (index_bits + 1)) == (words[:-1] >> (index_bits + 1))
+    assert not exact and np.any(shared & (keys[1:] != keys[:-1]))
+    aucs, covariance = assay.delong_covariance(y, *matrix)
+    expected_aucs, expected_covariance = _pairwise_delong(y, matrix)
+    np.testing.assert_allclose(aucs, expected_aucs, rtol=ROUNDING)
+    np.testing.assert_allclose(covariance, expected_covariance, rtol=ROUNDING, atol=ABSOLUTE)
+    result = assay.delong_test(y, *matrix)
+    reference_result = reference.delong_test(y, *matrix)
+    _assert_test_equals(result, reference_result)
+
+
+def test_models_on_threads_give_the_same_bits(monkeypatch):
+    """From ``_PARALLEL_MIN_ROWS`` rows the models run on threads: same bits as one thread."""
+    from assay.inference import _delong
+
+    generator = np.random.default_rng(12)
+    n = 2000
+    y = generator.integers(0, 2, n)
+    matrix = np.vstack([generator.normal(size=n) + y, _near_ties(generator, n), y * 0.5])
+    weights = generator.random(n)
+    for sample_weight in (None, weights):
+        serial = assay.delong_covariance(y, *matrix, sample_weight=sample_weight)
+        monkeypatch.setattr(_delong, "_PARALLEL_MIN_ROWS", 0)
+        threaded = assay.delong_covariance(y, *matrix, sample_weight=sample_weight)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(threaded.aucs, serial.aucs)
+        np.testing.assert_array_equal(threaded.covariance, serial.covariance)
+
+
+def test_large_near_tied_data_agree_with_the_one_model_path():
+    """At 2e5 rows (positions of 17 bits, collisions in the leading bits of the scores),
+    the paired placements give the AUCs of ``roc_auc_score`` and the variances of
+    ``auc_ci``, which sorts the scores without positions (another code path)."""
+    generator = np.random.default_rng(13)
+    n = 200_000
+    y = (generator.random(n) < 0.3).astype(int)
+    latent = generator.normal(size=n) + y
+    a = np.where(generator.random(n) < 0.5, latent, _near_ties(generator, n))
+    b = latent + generator.normal(size=n)
+    aucs, covariance = assay.delong_covariance(y, a, b)
+    for index, score in enumerate((a, b)):
+        assert aucs[index] == assay.roc_auc_score(y, score)
+        variance = assay.auc_ci(y, score).details["variance"]
+        assert math.isclose(covariance[index, index], variance, rel_tol=ROUNDING)
+
+
 # --------------------------------------------------------------- hypothesis vs reference
 
 
@@ -336,7 +405,7 @@ def problems(draw: st.DrawFn, max_models: int = 3):
     n = draw(st.integers(1, 12))
     y = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, 1))))
     k = draw(st.integers(1, max_models))
-    matrix = np.vstack([draw(scores(n)) for _ in range(k)])
+    matrix = np.vstack([draw(st.one_of(scores(n), near_tied_scores(n))) for _ in range(k)])
     weights = draw(sample_weights(n))
     return y, matrix, weights
 

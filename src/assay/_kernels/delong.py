@@ -14,185 +14,240 @@ group and ``P_k``/``N_k`` the weight inside it,
 
     V10 = (W - FP - N_k / 2) / W,    V01 = (TP + P_k / 2) / U,
 
-which is the midrank formula of Sun & Xu written with weights.  The scores of each
-class are sorted once (the package's radix sort of order-preserving keys, carrying
-each row's position within its class), the two sorted lists are merged group by group,
-and the placements are written back to the rows' positions.  The same sweep yields the
-AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the same value
-without weights; with weights the class totals are summed in another order).
+which is the midrank formula of Sun & Xu written with weights.  Each model's rows are
+sorted once, all classes together, as packed integer words (:func:`packed_words`: the
+leading varying bits of the score's order-preserving key, the class, the position within
+the class) by NumPy's vectorised ``np.sort``, called between the kernels; a walk over the
+sorted words (:func:`placements_from_words`) visits the tie groups and writes each row's
+placement to its position.  Rows whose scores share the prefix but differ below it are
+ordered by their full keys during the walk, so the order is exact.  The same walk yields
+the AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the value of
+``roc_auc_score`` without weights; with weights the class totals are summed in another
+order).
 
-Models are independent: :func:`placements` runs them in parallel (``prange``).
+Models are independent: the caller may run them on separate threads (the kernels and
+``np.sort`` release the GIL).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._jit import jit
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
 from assay._kernels.sorting import descending_key, radix_sort_with_payload
 
+_WORD_BITS = 63  # packed words stay non-negative int64 (a row's word sorts as a number)
+
 
 @jit
-def _sorted_class_keys(scores, positive, m):
-    """Sorted descending-order keys of each class, with each key's position in its class.
+def _key_span(scores):
+    """OR of ``key ^ first key`` over the rows: the key bits that vary between scores."""
+    bits = scores.view(np.uint64)
+    first = descending_key(bits[0])
+    varying = np.uint64(0)
+    for i in range(scores.shape[0]):
+        varying |= descending_key(bits[i]) ^ first
+    return varying
 
-    One pass fills the positives' keys and the negatives' keys (``m`` positives); each is
-    then sorted by the package's radix sort carrying the positions along.
+
+@jit
+def packed_words(scores, positive, m):
+    """One int64 word per row, whose ascending order is the descending order of ``scores``.
+
+    A word holds, from the top, as many of the key bits that vary between the scores as
+    fit, the row's class (1 for a positive) and the row's position within its class::
+
+        word = prefix << (index_bits + 1) | class << index_bits | position
+
+    so that ``np.sort`` of the words (a vectorised sort of plain integers) orders the rows
+    by score and carries their positions along.  When every varying bit fits in the
+    prefix (``exact``), equal prefixes are equal scores; otherwise rows of different
+    scores may share a prefix, and the full keys of each class (positives at ``[0, m)``,
+    negatives at ``[m, n)``, in order of appearance) are returned to tell them apart.
+    Returns ``(words, class_keys, index_bits, exact)``; ``class_keys`` is empty when exact.
     """
     n = scores.shape[0]
+    largest_class = max(m, n - m)
+    index_bits = 0
+    while (1 << index_bits) < largest_class:
+        index_bits += 1
+    prefix_bits = _WORD_BITS - index_bits - 1
+    varying = _key_span(scores)
+    shift = 0
+    exact = True
+    if varying != 0:
+        low = 0
+        while (varying >> np.uint64(low)) & np.uint64(1) == 0:
+            low += 1
+        high = 63
+        while (varying >> np.uint64(high)) & np.uint64(1) == 0:
+            high -= 1
+        shift = low
+        if high - low + 1 > prefix_bits:
+            shift = high + 1 - prefix_bits
+            exact = False
+    prefix_mask = np.uint64((1 << prefix_bits) - 1)
+    key_shift = np.uint64(shift)
+    prefix_shift = np.uint64(index_bits + 1)
+    class_bit = np.uint64(1) << np.uint64(index_bits)
     bits = scores.view(np.uint64)
-    pos_keys = np.empty(m, dtype=np.uint64)
-    neg_keys = np.empty(n - m, dtype=np.uint64)
+    words = np.empty(n, dtype=np.int64)
+    class_keys = np.empty(0 if exact else n, dtype=np.uint64)
     a = 0
     b = 0
     for i in range(n):
+        key = descending_key(bits[i])
+        prefix = ((key >> key_shift) & prefix_mask) << prefix_shift
         if positive[i]:
-            pos_keys[a] = descending_key(bits[i])
+            words[i] = np.int64(prefix | class_bit | np.uint64(a))
+            if not exact:
+                class_keys[a] = key
             a += 1
         else:
-            neg_keys[b] = descending_key(bits[i])
+            words[i] = np.int64(prefix | np.uint64(b))
+            if not exact:
+                class_keys[m + b] = key
             b += 1
-    pos_rows = np.arange(m)
-    neg_rows = np.arange(n - m)
-    radix_sort_with_payload(pos_keys, pos_rows)
-    radix_sort_with_payload(neg_keys, neg_rows)
-    return pos_keys, pos_rows, neg_keys, neg_rows
+    return words, class_keys, index_bits, exact
 
 
 @jit
-def _class_weights(positive, weights, want_positive, count):
-    """The weights of one class's rows, in their order of appearance."""
-    out = np.empty(count, dtype=np.float64)
-    a = 0
-    for i in range(positive.shape[0]):
-        if positive[i] == want_positive:
-            out[a] = weights[i]
-            a += 1
-    return out
+def class_split(positive, weights, use_weights):
+    """``(m, weights, total_positive, total_negative)`` of one test set.
 
-
-@jit
-def model_placements(scores, positive, positive_weights, negative_weights, use_weights, v10, v01):
-    """Placements of one model into ``v10`` (per positive) and ``v01`` (per negative).
-
-    ``positive_weights`` / ``negative_weights`` hold the weights of the positive and the
-    negative rows in their order of appearance (ignored unless ``use_weights``).
-    Returns the AUC, ``sum_k N_k (2 TP_k + P_k) / (2 U W)`` (NaN when a class has no
-    weight); the placements are then NaN too.
+    ``m`` is the number of positives; ``weights`` holds the positives' weights then
+    the negatives' (each in order of appearance; empty when not ``use_weights``); the
+    totals are summed in that order (the counts when not ``use_weights``).
     """
-    m = v10.shape[0]
-    n = v01.shape[0]
-    pos_keys, pos_rows, neg_keys, neg_rows = _sorted_class_keys(scores, positive, m)
-    total_positive = 0.0
-    total_negative = 0.0
-    if use_weights:
-        for i in range(m):
-            total_positive += positive_weights[i]
-        for j in range(n):
-            total_negative += negative_weights[j]
-    else:
-        total_positive = float(m)
-        total_negative = float(n)
-    if total_positive == 0.0 or total_negative == 0.0:
-        v10[:] = np.nan
-        v01[:] = np.nan
-        return np.nan
-    options = RocAuc(1.0)
-    context = make_context(total_positive, total_negative, not use_weights)
-    state = scan_start(options, context, 0.0)
-    i = 0
-    j = 0
-    tp = 0.0  # positive weight strictly above the current group
-    fp = 0.0  # negative weight strictly above the current group
-    while i < m or j < n:
-        if i < m and (j >= n or pos_keys[i] <= neg_keys[j]):
-            key = pos_keys[i]
-        else:
-            key = neg_keys[j]
-        i_end = i
-        p = 0.0
-        while i_end < m and pos_keys[i_end] == key:
-            p += positive_weights[pos_rows[i_end]] if use_weights else 1.0
-            i_end += 1
-        j_end = j
-        q = 0.0
-        while j_end < n and neg_keys[j_end] == key:
-            q += negative_weights[neg_rows[j_end]] if use_weights else 1.0
-            j_end += 1
-        group_v10, group_v01 = group_placements(total_positive, total_negative, tp, fp, p, q)
-        for r in range(i, i_end):
-            v10[pos_rows[r]] = group_v10
-        for r in range(j, j_end):
-            v01[neg_rows[r]] = group_v01
-        state = scan_fold(options, context, state, tp, fp, p, q)
-        tp += p
-        fp += q
-        i = i_end
-        j = j_end
-    return scan_finish(options, context, state)
-
-
-@jit
-def _class_split(positive, weights, use_weights):
-    """Number of positives and the weights of each class, in order of appearance."""
     n = positive.shape[0]
     m = 0
     for i in range(n):
         if positive[i]:
             m += 1
-    if use_weights:
-        return (
-            m,
-            # not literals: each literal argument would compile its own specialisation
-            _class_weights(positive, weights, np.bool_(True), np.int64(m)),
-            _class_weights(positive, weights, np.bool_(False), np.int64(n - m)),
-        )
-    empty = np.empty(0, dtype=np.float64)
-    return m, empty, empty
-
-
-@jit_parallel
-def placements(scores, positive, weights, use_weights):
-    """Placements and AUC of every model (row of ``scores``) on one test set.
-
-    ``scores`` is a C-contiguous float64 array of shape (k, n), ``positive`` a bool
-    array of length n, ``weights`` float64 of length n (empty when not ``use_weights``).
-    Returns ``(aucs, v10, v01)`` of shapes (k,), (k, n_positive), (k, n_negative); the
-    columns of ``v10`` / ``v01`` are the positive / negative rows in order of appearance.
-    The models run in parallel; :func:`placements_serial` is the same on one thread.
-    """
-    k = scores.shape[0]
-    n = positive.shape[0]
-    m, positive_weights, negative_weights = _class_split(positive, weights, use_weights)
-    aucs = np.empty(k, dtype=np.float64)
-    v10 = np.empty((k, m), dtype=np.float64)
-    v01 = np.empty((k, n - m), dtype=np.float64)
-    for r in prange(k):
-        aucs[r] = model_placements(
-            scores[r], positive, positive_weights, negative_weights, use_weights, v10[r], v01[r]
-        )
-    return aucs, v10, v01
+    if not use_weights:
+        return m, np.empty(0, dtype=np.float64), float(m), float(n - m)
+    split_weights = np.empty(n, dtype=np.float64)
+    total_positive = 0.0
+    total_negative = 0.0
+    a = 0
+    b = m
+    for i in range(n):
+        if positive[i]:
+            split_weights[a] = weights[i]
+            total_positive += weights[i]
+            a += 1
+        else:
+            split_weights[b] = weights[i]
+            total_negative += weights[i]
+            b += 1
+    return m, split_weights, total_positive, total_negative
 
 
 @jit
-def placements_serial(scores, positive, weights, use_weights):
-    """:func:`placements` on the calling thread (for small inputs: no thread start-up)."""
-    k = scores.shape[0]
-    n = positive.shape[0]
-    m, positive_weights, negative_weights = _class_split(positive, weights, use_weights)
-    aucs = np.empty(k, dtype=np.float64)
-    v10 = np.empty((k, m), dtype=np.float64)
-    v01 = np.empty((k, n - m), dtype=np.float64)
-    for r in range(k):
-        aucs[r] = model_placements(
-            scores[r], positive, positive_weights, negative_weights, use_weights, v10[r], v01[r]
-        )
-    return aucs, v10, v01
+def _full_key(word, class_keys, m, class_bit, position_mask):
+    """The full key of the row of ``word`` (see :func:`packed_words`)."""
+    position = word & position_mask
+    return class_keys[position] if word & class_bit else class_keys[m + position]
+
+
+@jit
+def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask):
+    """Sort ``words[start:end]`` stably by their rows' full keys."""
+    keys = np.empty(end - start, dtype=np.uint64)
+    for r in range(start, end):
+        keys[r - start] = _full_key(words[r], class_keys, m, class_bit, position_mask)
+    radix_sort_with_payload(keys, words[start:end])
+
+
+@jit
+def _order_run(words, start, end, class_keys, m, class_bit, position_mask):
+    """Order a run of words of one prefix by full key, unless all its rows tie."""
+    first = _full_key(words[start], class_keys, m, class_bit, position_mask)
+    for r in range(start + 1, end):
+        if _full_key(words[r], class_keys, m, class_bit, position_mask) != first:
+            _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask)
+            return
+
+
+@jit
+def placements_from_words(
+    words, class_keys, exact, index_bits, weights, use_weights, totals, v10, v01
+):
+    """Placements of one model into ``v10`` / ``v01`` from its sorted :func:`packed_words`.
+
+    A tie group is a run of words of one prefix when the words are ``exact`` or the run
+    is one row long; a longer run of inexact words is first ordered by the rows' full
+    keys (``class_keys``) and cut wherever the key changes.  ``weights`` holds the
+    positives' weights then the negatives' (in order of appearance; ignored unless
+    ``use_weights``), ``totals`` the two class totals, both positive.  The tie groups are
+    visited from the highest score down; returns the AUC,
+    ``sum_k N_k (2 TP_k + P_k) / (2 U W)``, folded as :mod:`assay._kernels.scans.roc_auc`.
+    """
+    n = words.shape[0]
+    m = v10.shape[0]
+    options = RocAuc(1.0)
+    context = make_context(totals[0], totals[1], not use_weights)
+    state = scan_start(options, context, 0.0)
+    prefix_shift = np.int64(index_bits + 1)
+    class_bit = np.int64(1) << np.int64(index_bits)
+    position_mask = class_bit - np.int64(1)
+    tp = 0.0  # positive weight strictly above the current group
+    fp = 0.0  # negative weight strictly above the current group
+    start = 0
+    run_end = 0  # the end of the current run of one prefix
+    shared = False  # does that run hold rows of several scores?
+    while start < n:
+        if start == run_end:
+            prefix = words[start] >> prefix_shift
+            run_end = start + 1
+            while run_end < n and words[run_end] >> prefix_shift == prefix:
+                run_end += 1
+            shared = not exact and run_end - start > 1
+            if shared:
+                _order_run(words, start, run_end, class_keys, m, class_bit, position_mask)
+        stop = run_end
+        if shared:
+            key = _full_key(words[start], class_keys, m, class_bit, position_mask)
+            stop = start + 1
+            while (
+                stop < run_end
+                and _full_key(words[stop], class_keys, m, class_bit, position_mask) == key
+            ):
+                stop += 1
+        p = 0.0
+        q = 0.0
+        if stop == start + 1:  # one row (most groups): one placement to compute
+            word = words[start]
+            position = word & position_mask
+            if word & class_bit:
+                p = weights[position] if use_weights else 1.0
+                v10[position] = group_placements(totals[0], totals[1], tp, fp, p, q)[0]
+            else:
+                q = weights[m + position] if use_weights else 1.0
+                v01[position] = group_placements(totals[0], totals[1], tp, fp, p, q)[1]
+        else:
+            for r in range(start, stop):
+                word = words[r]
+                if word & class_bit:
+                    p += weights[word & position_mask] if use_weights else 1.0
+                else:
+                    q += weights[m + (word & position_mask)] if use_weights else 1.0
+            group_v10, group_v01 = group_placements(totals[0], totals[1], tp, fp, p, q)
+            for r in range(start, stop):
+                word = words[r]
+                if word & class_bit:
+                    v10[word & position_mask] = group_v10
+                else:
+                    v01[word & position_mask] = group_v01
+        state = scan_fold(options, context, state, tp, fp, p, q)
+        tp += p
+        fp += q
+        start = stop
+    return scan_finish(options, context, state)
 
 
 @jit
@@ -253,6 +308,68 @@ def weighted_cross_products(values, means, weights, use_weights):
             out[r, s] = out[s, r]
     if constant_difference:
         difference = 0.0
+    return out, difference
+
+
+@jit
+def two_row_cross_products(values, means, weights, use_weights):
+    """:func:`weighted_cross_products` for two rows (a paired test), in scalars.
+
+    The same operations in the same order, so the same bits, without the small arrays
+    and inner loops of the general case (about 3x faster here).
+    """
+    m = values.shape[1]
+    mean_0 = means[0]
+    mean_1 = means[1]
+    out_00 = 0.0
+    out_01 = 0.0
+    out_11 = 0.0
+    difference = 0.0
+    first_0 = 0.0
+    first_1 = 0.0
+    first_difference = 0.0
+    constant_0 = True
+    constant_1 = True
+    constant_difference = True
+    seen = False
+    for i in range(m):
+        c = weights[i] if use_weights else 1.0
+        if c == 0.0:
+            continue
+        x_0 = values[0, i]
+        x_1 = values[1, i]
+        if not seen:
+            first_0 = x_0
+            first_1 = x_1
+            first_difference = x_0 - x_1
+            seen = True
+        centered_0 = x_0 - mean_0
+        centered_1 = x_1 - mean_1
+        if x_0 != first_0:
+            constant_0 = False
+        if x_1 != first_1:
+            constant_1 = False
+        weighted_0 = c * centered_0
+        out_00 += weighted_0 * centered_0
+        out_01 += weighted_0 * centered_1
+        out_11 += (c * centered_1) * centered_1
+        if x_0 - x_1 != first_difference:
+            constant_difference = False
+        d = centered_0 - centered_1
+        difference += c * d * d
+    if constant_0:
+        out_00 = 0.0
+        out_01 = 0.0
+    if constant_1:
+        out_11 = 0.0
+        out_01 = 0.0
+    if constant_difference:
+        difference = 0.0
+    out = np.empty((2, 2), dtype=np.float64)
+    out[0, 0] = out_00
+    out[0, 1] = out_01
+    out[1, 0] = out_01
+    out[1, 1] = out_11
     return out, difference
 
 

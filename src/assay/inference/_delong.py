@@ -12,7 +12,9 @@ needs no row order and reuses the sorted representation of :func:`assay.roc_auc_
 from __future__ import annotations
 
 import math
+import threading
 import warnings
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -20,8 +22,8 @@ import numpy as np
 from scipy.special import expit
 
 from assay._distributions import critical_value
-from assay._distributions import pvalue as pvalue_of
 from assay._kernels import delong as kernels
+from assay._kernels._jit import n_workers
 from assay._procedure_checks import check_confidence_level
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
 from assay._scaling import power_of_two_scale
@@ -38,8 +40,6 @@ from assay.metrics._sorted import sort_scores
 __all__ = ["auc_ci", "delong_covariance"]
 
 _EMPTY = np.empty(0, dtype=np.float64)
-_PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
-_UNPAIRED_METHOD = "DeLong's test for two ROC curves"
 _NAN = float("nan")
 _PARALLEL_MIN_ROWS = 100_000  # below this, the models are sorted one after the other
 
@@ -71,13 +71,13 @@ def _count(total: float, weighted: bool) -> float | int:
 
 def _paired_inputs(
     y_true: Any, scores: tuple[Any, ...], names: list[str], sample_weight: Any, pos_label: Any
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Validated positive mask, (k, n) score matrix and weights of one test set."""
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
+    """Validated positive mask, the k score vectors and the weights of one test set."""
     positive, _ = binary_target(y_true, pos_label)
     arrays = [as_scores(values, name) for values, name in zip(scores, names, strict=True)]
     n = check_same_length(y_true=positive, **dict(zip(names, arrays, strict=True)))
     weights = as_sample_weight(sample_weight, n)
-    return positive, np.ascontiguousarray(np.vstack(arrays)), weights
+    return positive, arrays, weights
 
 
 def _weight_scale(weights: np.ndarray) -> float:
@@ -85,30 +85,84 @@ def _weight_scale(weights: np.ndarray) -> float:
     return power_of_two_scale(float(weights.max()))
 
 
+def _model_placements(
+    scores: np.ndarray,
+    positive: np.ndarray,
+    weights: np.ndarray,
+    weighted: bool,
+    totals: np.ndarray,
+    v10: np.ndarray,
+    v01: np.ndarray,
+) -> float:
+    """One model's placements into ``v10`` / ``v01``; returns its AUC (see the kernels)."""
+    m = v10.shape[0]
+    words, class_keys, index_bits, exact = kernels.packed_words(scores, positive, m)
+    words.sort()  # NumPy's vectorised sort of integers (it releases the GIL)
+    return float(
+        kernels.placements_from_words(
+            words, class_keys, exact, index_bits, weights, weighted, totals, v10, v01
+        )
+    )
+
+
+def _run_on_threads(task: Callable[[int], None], count: int, threads: int) -> None:
+    """``task(0)``, ..., ``task(count - 1)`` on ``threads`` threads, the calling one included
+    (model ``r`` on thread ``r % threads``); an exception in any is raised here."""
+    errors: list[BaseException] = []
+
+    def share(first: int) -> None:
+        try:
+            for index in range(first, count, threads):
+                task(index)
+        except BaseException as error:  # re-raised in the calling thread
+            errors.append(error)
+
+    helpers = [threading.Thread(target=share, args=(first,)) for first in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    share(0)
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+
+
 class _Placements:
     """AUCs, placements and class totals of k models on one test set."""
 
-    def __init__(self, positive: np.ndarray, scores: np.ndarray, weights: np.ndarray | None):
+    def __init__(self, positive: np.ndarray, scores: list[np.ndarray], weights: np.ndarray | None):
         self.weighted = weights is not None
-        # one thread per model pays off only for large inputs (threads cost a start-up)
-        parallel = scores.shape[1] >= _PARALLEL_MIN_ROWS
-        kernel = kernels.placements if parallel else kernels.placements_serial
-        if weights is None:
-            self.aucs, self.v10, self.v01 = kernel(scores, positive, _EMPTY, False)
-            self.positive_weights = self.negative_weights = _EMPTY
-            self.n_positive = self.scaled_positive = float(self.v10.shape[1])
-            self.n_negative = self.scaled_negative = float(self.v01.shape[1])
-        else:
-            scale = _weight_scale(weights)
-            scaled = weights * scale
-            self.aucs, self.v10, self.v01 = kernel(scores, positive, scaled, True)
-            # the sums of squares use the scaled weights (weights of 1e300 overflow them)
-            self.positive_weights = np.ascontiguousarray(scaled[positive])
-            self.negative_weights = np.ascontiguousarray(scaled[~positive])
+        # the sums of squares use the scaled weights (weights of 1e300 overflow them)
+        scale = 1.0 if weights is None else _weight_scale(weights)
+        scaled = _EMPTY if weights is None else weights * scale
+        m, class_weights, total_positive, total_negative = kernels.class_split(
+            positive, scaled, self.weighted
+        )
+        k, n = len(scores), positive.shape[0]
+        self.aucs = np.empty(k)
+        self.v10 = np.empty((k, m))
+        self.v01 = np.empty((k, n - m))
+        self.positive_weights = class_weights[:m]
+        self.negative_weights = class_weights[m:]
+        self.scaled_positive, self.scaled_negative = float(m), float(n - m)
+        if weights is not None:  # numpy's pairwise sums (the kernels sum in order)
             self.scaled_positive = float(self.positive_weights.sum())
             self.scaled_negative = float(self.negative_weights.sum())
-            self.n_positive = self.scaled_positive / scale
-            self.n_negative = self.scaled_negative / scale
+        self.n_positive = self.scaled_positive / scale
+        self.n_negative = self.scaled_negative / scale
+        if total_positive == 0.0 or total_negative == 0.0:
+            for array in (self.aucs, self.v10, self.v01):
+                array.fill(np.nan)
+            return
+        totals = np.array([total_positive, total_negative])
+
+        def one_model(r: int) -> None:
+            self.aucs[r] = _model_placements(
+                scores[r], positive, class_weights, self.weighted, totals, self.v10[r], self.v01[r]
+            )
+
+        # one thread per model pays off only for large inputs (threads cost a start-up)
+        _run_on_threads(one_model, k, min(k, n_workers()) if n >= _PARALLEL_MIN_ROWS else 1)
 
     @property
     def defined(self) -> bool:
@@ -124,12 +178,13 @@ class _Placements:
         rounding; NaN when k < 2), with ``S10 = sum_i u_i (V10_i - A)(V10_i - A)' / (U - 1)``.
         """
         u, w = self.n_positive, self.n_negative
-        s10, d10 = kernels.weighted_cross_products(
-            self.v10, self.aucs, self.positive_weights, self.weighted
+        cross_products = (
+            kernels.two_row_cross_products
+            if self.aucs.shape[0] == 2
+            else kernels.weighted_cross_products
         )
-        s01, d01 = kernels.weighted_cross_products(
-            self.v01, self.aucs, self.negative_weights, self.weighted
-        )
+        s10, d10 = cross_products(self.v10, self.aucs, self.positive_weights, self.weighted)
+        s01, d01 = cross_products(self.v01, self.aucs, self.negative_weights, self.weighted)
         # S / U is free of the weights' scale; (U - 1) U itself overflows for large U
         u_scaled, w_scaled = self.scaled_positive, self.scaled_negative
         covariance: np.ndarray = s10 / u_scaled / (u - 1.0) + s01 / w_scaled / (w - 1.0)
@@ -173,46 +228,6 @@ def _single_auc_variance(
         variance = (squares_10 / scale) / (u - 1.0) / u + (squares_01 / scale) / (w - 1.0) / w
     n_rows = n if weights is None else int(np.count_nonzero(weights))
     return float(auc), float(variance), float(u), float(w), n_rows, weights is not None
-
-
-def _difference_test(
-    difference: float,
-    variance: float,
-    alternative: str,
-    confidence_level: float,
-    df: float | None,
-    stacklevel: int,
-) -> tuple[float, float, tuple[float, float], float]:
-    """``(statistic, pvalue, interval, standard_error)`` of a difference of AUCs.
-
-    A zero variance gives statistic 0 when the difference is 0 too (pROC's convention
-    for identical curves: p-value 1, or 1/2 for a one-sided alternative), NaN otherwise;
-    both warn.
-    """
-    if math.isnan(variance):
-        return _NAN, _NAN, (_NAN, _NAN), _NAN
-    standard_error = math.sqrt(variance)
-    if standard_error == 0.0:
-        if difference == 0.0:
-            _warn(
-                "The variance of the difference of the AUCs is 0 and so is the difference "
-                "(the two models rank the positives and negatives identically): statistic 0 "
-                "returned.",
-                DegenerateDataWarning,
-                stacklevel + 1,
-            )
-            return 0.0, pvalue_of(0.0, alternative), (0.0, 0.0), 0.0
-        _warn(
-            f"The variance of the difference of the AUCs is 0 but the difference is "
-            f"{difference:g}; the statistic is undefined (NaN returned).",
-            DegenerateDataWarning,
-            stacklevel + 1,
-        )
-        return _NAN, _NAN, (_NAN, _NAN), 0.0
-    statistic = difference / standard_error
-    half_width = critical_value(confidence_level, df) * standard_error
-    interval = (max(-1.0, difference - half_width), min(1.0, difference + half_width))
-    return statistic, pvalue_of(statistic, alternative, df), interval, standard_error
 
 
 # ------------------------------------------------------------------------------ public
@@ -316,9 +331,9 @@ def delong_covariance(
     if not scores:
         raise ValueError("`scores` is empty; pass at least one score vector.")
     names = [f"scores[{index}]" for index in range(len(scores))]
-    positive, matrix, weights = _paired_inputs(y_true, scores, names, sample_weight, pos_label)
-    data = _Placements(positive, matrix, weights)
-    k = matrix.shape[0]
+    positive, arrays, weights = _paired_inputs(y_true, scores, names, sample_weight, pos_label)
+    data = _Placements(positive, arrays, weights)
+    k = len(arrays)
     covariance = np.full((k, k), np.nan)
     if not data.defined:
         _warn(_one_class_message("the AUC"), UndefinedMetricWarning, 2)

@@ -2,7 +2,10 @@
 
 Built on the placements and variances of :mod:`assay.inference._delong` (DeLong,
 DeLong & Clarke-Pearson 1988; Sun & Xu 2014); the unpaired test follows pROC's
-``roc.test(..., method="delong", paired=FALSE)``.
+``roc.test(..., method="delong", paired=FALSE)``.  The statistic, p-value and interval
+of a difference of AUCs (:func:`_difference_test`) serve both tests.  The two modules are
+cut by topic (estimates and intervals there, tests here): merged, they would be about
+900 lines, well over the house limit of about 600.
 """
 
 from __future__ import annotations
@@ -11,15 +14,14 @@ import math
 from types import MappingProxyType
 from typing import Any
 
+from assay._distributions import critical_value
+from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.inference._delong import (
     _NAN,
-    _PAIRED_METHOD,
-    _UNPAIRED_METHOD,
     _count,
-    _difference_test,
     _one_class_message,
     _paired_inputs,
     _Placements,
@@ -29,6 +31,49 @@ from assay.inference._delong import (
 )
 
 __all__ = ["delong_test", "delong_test_unpaired"]
+
+_PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
+_UNPAIRED_METHOD = "DeLong's test for two ROC curves"
+
+
+def _difference_test(
+    difference: float,
+    variance: float,
+    alternative: str,
+    confidence_level: float,
+    df: float | None,
+    stacklevel: int,
+) -> tuple[float, float, tuple[float, float], float]:
+    """``(statistic, pvalue, interval, standard_error)`` of a difference of AUCs.
+
+    A zero variance gives statistic 0 when the difference is 0 too (pROC's convention
+    for identical curves: p-value 1, or 1/2 for a one-sided alternative), NaN otherwise;
+    both warn.
+    """
+    if math.isnan(variance):
+        return _NAN, _NAN, (_NAN, _NAN), _NAN
+    standard_error = math.sqrt(variance)
+    if standard_error == 0.0:
+        if difference == 0.0:
+            _warn(
+                "The variance of the difference of the AUCs is 0 and so is the difference "
+                "(the two models rank the positives and negatives identically): statistic 0 "
+                "returned.",
+                DegenerateDataWarning,
+                stacklevel + 1,
+            )
+            return 0.0, pvalue_of(0.0, alternative), (0.0, 0.0), 0.0
+        _warn(
+            f"The variance of the difference of the AUCs is 0 but the difference is "
+            f"{difference:g}; the statistic is undefined (NaN returned).",
+            DegenerateDataWarning,
+            stacklevel + 1,
+        )
+        return _NAN, _NAN, (_NAN, _NAN), 0.0
+    statistic = difference / standard_error
+    half_width = critical_value(confidence_level, df) * standard_error
+    interval = (max(-1.0, difference - half_width), min(1.0, difference + half_width))
+    return statistic, pvalue_of(statistic, alternative, df), interval, standard_error
 
 
 def _nan_test(
@@ -137,10 +182,10 @@ def delong_test(
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    positive, matrix, weights = _paired_inputs(
+    positive, arrays, weights = _paired_inputs(
         y_true, (score_a, score_b), ["score_a", "score_b"], sample_weight, pos_label
     )
-    data = _Placements(positive, matrix, weights)
+    data = _Placements(positive, arrays, weights)
     counts = {
         "n_positive": _count(data.n_positive, data.weighted),
         "n_negative": _count(data.n_negative, data.weighted),
