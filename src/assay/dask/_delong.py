@@ -25,15 +25,13 @@ from assay.dask._partitions import aligned_partitions
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.inference._delong import (
     _NAN,
-    _PAIRED_METHOD,
     _auc_interval,
     _count,
-    _difference_test,
     _one_class_message,
     _too_few_message,
     _warn,
 )
-from assay.inference._delong_tests import _nan_test
+from assay.inference._delong_tests import _PAIRED_METHOD, _difference_test, _nan_test
 from assay.metrics._ranking import roc_auc_options
 
 __all__ = ["auc_ci", "delong_test"]
