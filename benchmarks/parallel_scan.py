@@ -13,9 +13,13 @@ run in turn, one piece then pieces, ``--repeats`` times after a warm-up:
 * ``call``: the whole public function (validation, the sort of each class, the scan),
   with the size threshold of the parallel scan set above n, then to 0.
 
-Printed: the median seconds of each variant and the median of the pairwise ratios
-(pieces / one piece; below 1 the parallel scan is faster).  The parallel kernels are
-loaded or compiled during the warm-up, so the figures are steady-state ones.
+Printed: the median wall seconds of each variant, the median of the pairwise ratios
+(pieces / one piece; below 1 the parallel scan is faster), and the median CPU seconds of
+each variant (all threads; the work done, whatever the load).  On a loaded machine the
+wall figures show no gain from a second thread when the scheduler gives the process the
+same share of the processors for one thread or two (Linux's autogroup does, per session).
+The parallel kernels are loaded or compiled during the warm-up, so the figures are
+steady-state ones.
 """
 
 from __future__ import annotations
@@ -40,24 +44,32 @@ FUNCTIONS = {
 }
 
 
-def _seconds(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
+def _seconds(call: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call."""
+    start, start_cpu = time.perf_counter(), time.process_time()
     call()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - start_cpu
 
 
 def _alternate(
     one_piece: Callable[[], object], in_pieces: Callable[[], object], repeats: int
-) -> tuple[float, float, float]:
-    """Median seconds of each variant and the median pairwise ratio, after a warm-up."""
+) -> tuple[float, ...]:
+    """Median wall seconds of each variant, the median pairwise ratio and the median CPU
+    seconds of each variant, after a warm-up."""
     one_piece()
     in_pieces()
     serial, parallel = [], []
     for _ in range(repeats):
         serial.append(_seconds(one_piece))
         parallel.append(_seconds(in_pieces))
-    ratios = [p / s for p, s in zip(parallel, serial, strict=True)]
-    return statistics.median(serial), statistics.median(parallel), statistics.median(ratios)
+    ratios = [p[0] / s[0] for p, s in zip(parallel, serial, strict=True)]
+    return (
+        statistics.median(wall for wall, _ in serial),
+        statistics.median(wall for wall, _ in parallel),
+        statistics.median(ratios),
+        statistics.median(cpu for _, cpu in serial),
+        statistics.median(cpu for _, cpu in parallel),
+    )
 
 
 def _parallel_scan(options: object, arguments: tuple, exact: bool, n_pieces: int) -> float:
@@ -78,7 +90,7 @@ def _whole_call(function: Callable[..., float], y: np.ndarray, s: np.ndarray, th
     return call
 
 
-def _rows(name: str, size: int, repeats: int) -> dict[str, tuple[float, float, float]]:
+def _rows(name: str, size: int, repeats: int) -> dict[str, tuple[float, ...]]:
     """The two comparisons of one function at one size (see the module docstring)."""
     function, options = FUNCTIONS[name]
     y, s = binary(size)
@@ -109,17 +121,20 @@ def main() -> None:
     arguments = parser.parse_args()
     pieces.PIECE_ENTRIES = arguments.piece_entries
     default_threshold = pieces.PARALLEL_MIN_ENTRIES
-    print("what | n | threads | pieces | one piece (s) | pieces (s) | pieces / one piece")
+    print(
+        "what | n | threads | pieces | one piece (s) | pieces (s) | pieces / one piece "
+        "| CPU one piece (s) | CPU pieces (s)"
+    )
     for size in (int(float(text)) for text in arguments.sizes.split(",")):
         for threads in (int(text) for text in arguments.threads.split(",")):
             numba.set_num_threads(threads)
             for name in FUNCTIONS:
-                for what, (serial, parallel, ratio) in _rows(
-                    name, size, arguments.repeats
-                ).items():
+                for what, figures in _rows(name, size, arguments.repeats).items():
+                    serial, parallel, ratio, serial_cpu, parallel_cpu = figures
                     print(
                         f"{what} {name} | {size:.0e} | {threads} | {pieces.pieces_for(size)} | "
-                        f"{serial:.4f} | {parallel:.4f} | {ratio:.2f}",
+                        f"{serial:.4f} | {parallel:.4f} | {ratio:.2f} | {serial_cpu:.4f} | "
+                        f"{parallel_cpu:.4f}",
                         flush=True,
                     )
     pieces.PARALLEL_MIN_ENTRIES = default_threshold

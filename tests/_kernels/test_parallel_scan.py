@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 
 import numba
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numba.core import types
 
 import assay
 from assay import reference
 from assay._kernels import pieces
 from assay._kernels.scans import SCANS
+from assay._kernels.scans.roc_auc import RocAuc
 from assay.metrics._registry import METRICS, variants_of
 from assay.metrics._sorted import sort_binary
 from tests.strategies import binary_ranking_data
@@ -202,3 +205,38 @@ def test_below_the_threshold_the_one_piece_scan_runs(parallel_calls):
     y_score = np.array([0.1, 0.9, 0.4, 0.4, 0.8])
     assert assay.roc_auc_score(y_true, y_score) == reference.roc_auc_score(y_true, y_score)
     assert parallel_calls == []
+
+
+@pytest.mark.skipif(
+    os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
+    reason="nothing is compiled with NUMBA_DISABLE_JIT=1",
+)
+def test_the_parallel_scan_compiles_its_pieces_once_without_literal_arguments():
+    # a fresh dispatcher types every callee again (the cached kernel brings its own)
+    sorted_data = sort_binary(
+        np.array([0, 1, 1, 0, 1, 0]), np.array([0.1, 0.9, 0.4, 0.4, 0.8, 0.3])
+    )
+    a, b, wa, wb, use_weights = sorted_data.kernel_arguments
+    cuts_a, cuts_b = pieces.merged_cuts(a, b, np.int64(3))
+    fresh = numba.njit(parallel=True)(pieces.scan_merged_parallel.__wrapped__.py_func)
+    options = RocAuc(1.0)
+    value = fresh(options, a, b, wa, wb, np.bool_(use_weights), np.bool_(True), cuts_a, cuts_b)
+    assert value == reference.roc_auc_score([0, 1, 1, 0, 1, 0], [0.1, 0.9, 0.4, 0.4, 0.8, 0.3])
+    options_type = numba.typeof(options)
+    float64_arrays = numba.typeof(a)
+    for helper in (pieces._piece_weights, pieces._piece_below, pieces._piece_state):
+        for signature in helper.signatures:
+            # the loop index always as int64 (once as uint64 it compiled every helper twice)
+            assert types.uint64 not in signature, (helper, signature)
+            assert not any(isinstance(argument, types.Literal) for argument in signature)
+    # (the position of the positives' scores among each helper's arguments)
+    for helper, scores_position in ((pieces._piece_below, 3), (pieces._piece_state, 4)):
+        of_this_call = [
+            signature
+            for signature in helper.signatures
+            if signature[0] == options_type and signature[scores_position] == float64_arrays
+        ]
+        assert len(of_this_call) == 1, helper
+    # the scan's own direction only
+    assert not [signature for signature in pieces._merged_backward.signatures
+                if signature[0] == options_type]  # fmt: skip

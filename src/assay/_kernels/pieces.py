@@ -343,8 +343,16 @@ def _merged_state(options, context, below, a, b, wa, wb, use_weights, tp, fp, p,
 
 # --- The parallel scan of the two sorted classes: the merged order cut into pieces. ---
 
-PARALLEL_MIN_ENTRIES = 1 << 20
-"""Below this many entries (both classes together) :func:`scan_sorted` folds one piece."""
+PARALLEL_MIN_ENTRIES = 1 << 22
+"""Below this many entries (both classes together) :func:`scan_sorted` folds one piece.
+
+Measured (docs/performance.md, "The parallel scan of the sorted classes"): on one thread
+the pieces cost the same CPU time as one piece; the scan is a fifth to a quarter of a
+call (the sort of each class is the rest), so a second free core saves at most about a
+tenth of a call; and the first parallel call of a process loads the parallel kernel from
+the disk cache (30-40 ms of CPU, as much as a whole call at 1e6 rows).  From about 4e6
+entries that load is about a fifth of one call, and a free second core repays it within
+two calls."""
 PIECE_ENTRIES = 1 << 17
 """Entries per piece of the parallel scan (about: pieces end where a tie group ends)."""
 MAX_PIECES = 64
@@ -503,9 +511,11 @@ def scan_merged_parallel(options, a, b, wa, wb, use_weights, integer_counts, cut
     n_pieces = cuts_a.shape[0] - 1
     piece_positive = np.empty(n_pieces, dtype=np.float64)
     piece_negative = np.empty(n_pieces, dtype=np.float64)
+    # ``np.int64(piece)``: the loop index is int64 where Numba types the kernel and uint64
+    # in the threads' function, and each type would compile the callee once more
     for piece in prange(n_pieces):
         piece_positive[piece], piece_negative[piece] = _piece_weights(
-            a, b, wa, wb, use_weights, cuts_a, cuts_b, piece
+            a, b, wa, wb, use_weights, cuts_a, cuts_b, np.int64(piece)
         )
     above_positive = np.zeros(n_pieces, dtype=np.float64)
     above_negative = np.zeros(n_pieces, dtype=np.float64)
@@ -518,12 +528,12 @@ def scan_merged_parallel(options, a, b, wa, wb, use_weights, integer_counts, cut
     summaries, states = _empty_states(options, totals, integer_counts, n_pieces)
     for piece in prange(n_pieces):
         summaries[piece] = _piece_below(options, totals, integer_counts, a, b, wa, wb,
-                                        use_weights, cuts_a, cuts_b, piece,
+                                        use_weights, cuts_a, cuts_b, np.int64(piece),
                                         above_positive[piece], above_negative[piece])  # fmt: skip
     belows = _suffixes(options, summaries)
     for piece in prange(n_pieces):
         states[piece] = _piece_state(options, totals, integer_counts, belows[piece], a, b, wa,
-                                     wb, use_weights, cuts_a, cuts_b, piece,
+                                     wb, use_weights, cuts_a, cuts_b, np.int64(piece),
                                      above_positive[piece], above_negative[piece],
                                      piece_positive[piece], piece_negative[piece])  # fmt: skip
     return _combine_finish(options, totals, integer_counts, states)
