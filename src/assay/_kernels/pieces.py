@@ -348,11 +348,11 @@ PARALLEL_MIN_ENTRIES = 1 << 22
 
 Measured (docs/performance.md, "The parallel scan of the sorted classes"): on one thread
 the pieces cost the same CPU time as one piece; the scan is a fifth to a quarter of a
-call (the sort of each class is the rest), so a second free core saves at most about a
-tenth of a call; and the first parallel call of a process loads the parallel kernel from
-the disk cache (30-40 ms of CPU, as much as a whole call at 1e6 rows).  From about 4e6
-entries that load is about a fifth of one call, and a free second core repays it within
-two calls."""
+call (validation, the split of the classes and their sorts are the rest), so a second
+free core saves about a tenth of a call (measured at 1e7); and the first parallel call
+of a process loads the parallel kernel from the disk cache (30-40 ms of CPU, as much as
+a whole call at 1e6 rows).  From about 4e6 entries that load is about a fifth of one
+call, and a free second core repays it within about two calls."""
 PIECE_ENTRIES = 1 << 17
 """Entries per piece of the parallel scan (about: pieces end where a tie group ends)."""
 MAX_PIECES = 64
