@@ -18,14 +18,20 @@ pieces ``[cuts[j], cuts[j + 1])``:
 With integer counts every sum is exact, so the result is bit-identical for any split,
 one piece included; with fractional weights the totals are summed piece by piece and
 results agree to rounding (about 1e-15 relative).
+
+The same steps run on all threads over the two classes' sorted scores without building
+the atoms (:func:`scan_merged_parallel`): the merged order is cut at tie-group
+boundaries (:func:`merged_cuts`) into a number of pieces chosen from the size alone
+(:func:`pieces_for`), so a result never depends on the number of threads.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 from numba.extending import overload
 
-from assay._kernels._jit import OVERLOAD_OPTIONS, jit
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_parallel
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.ranking import DROP_NONE, curve_piece
 from assay._kernels.scans import (
@@ -266,12 +272,10 @@ def class_weights(a, b, wa, wb, use_weights):
 
 
 @jit
-def _merged_forward(options, context, a, b, wa, wb, use_weights):
-    state = scan_start(options, context, below_identity(options))
+def _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
+    state = scan_start(options, context, below)
     i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
     j = np.int64(0)
-    tp = 0.0
-    fp = 0.0
     while i < a.shape[0] or j < b.shape[0]:
         _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
         state = scan_fold(options, context, state, tp, fp, p, q)
@@ -281,12 +285,11 @@ def _merged_forward(options, context, a, b, wa, wb, use_weights):
 
 
 @jit
-def _merged_backward(options, context, a, b, wa, wb, use_weights):
-    state = scan_start(options, context, below_identity(options))
+def _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
+    # ``tp``, ``fp``: the weight above the lowest tie group's bottom (all the piece's too)
+    state = scan_start(options, context, below)
     i = a.shape[0]
     j = b.shape[0]
-    tp = context.total_positive
-    fp = context.total_negative
     while i > 0 or j > 0:
         p, q, i, j = _group_backward(a, b, wa, wb, use_weights, i, j)
         tp -= p
@@ -307,27 +310,242 @@ def scan_merged(options, a, b, wa, wb, use_weights, integer_counts):
     """
     total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     context = make_context(total_positive, total_negative, integer_counts)
-    state = merged_state(options, context, a, b, wa, wb, use_weights)
+    state = merged_state(options, context, below_identity(options), a, b, wa, wb, use_weights,
+                         0.0, 0.0, total_positive, total_negative)  # fmt: skip
     return scan_finish(options, context, state)
 
 
-def merged_state(options, context, a, b, wa, wb, use_weights):
+def merged_state(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
     """The scan state of two classes' merged tie groups, folded in the scan's direction.
 
-    Inside kernels the direction is chosen when the caller compiles
-    (:func:`_merged_state`), so only the scan's own direction is compiled.
+    ``tp``, ``fp``: the weight above the entries; ``p``, ``q``: the entries' own class
+    weights (a backward fold starts from their bottom, ``tp + p``, ``fp + q``).  Inside
+    kernels the direction is chosen when the caller compiles (:func:`_merged_state`),
+    so only the scan's own direction is compiled.
     """
     if folds_backward(options):
-        return _merged_backward(options, context, a, b, wa, wb, use_weights)
-    return _merged_forward(options, context, a, b, wa, wb, use_weights)
+        return _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp + p,
+                                fp + q)  # fmt: skip
+    return _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp)
 
 
 @overload(merged_state, jit_options=OVERLOAD_OPTIONS, inline="always")
-def _merged_state(options, context, a, b, wa, wb, use_weights):
-    def backward(options, context, a, b, wa, wb, use_weights):
-        return _merged_backward(options, context, a, b, wa, wb, use_weights)
+def _merged_state(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
+    def backward(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
+        return _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp + p,
+                                fp + q)  # fmt: skip
 
-    def forward(options, context, a, b, wa, wb, use_weights):
-        return _merged_forward(options, context, a, b, wa, wb, use_weights)
+    def forward(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
+        return _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp)
 
     return backward if _backward(options) else forward
+
+
+# --- The parallel scan of the two sorted classes: the merged order cut into pieces. ---
+
+PARALLEL_MIN_ENTRIES = 1 << 22
+"""Below this many entries (both classes together) :func:`scan_sorted` folds one piece.
+
+Measured (docs/performance.md, "The parallel scan of the sorted classes"): on one thread
+the pieces cost the same CPU time as one piece; the scan is a fifth to a quarter of a
+call (validation, the split of the classes and their sorts are the rest), so a second
+free core saves about a tenth of a call (measured at 1e7); and the first parallel call
+of a process loads the parallel kernel from the disk cache (30-40 ms of CPU, as much as
+a whole call at 1e6 rows).  From about 4e6 entries that load is about a fifth of one
+call, and a free second core repays it within about two calls."""
+PIECE_ENTRIES = 1 << 17
+"""Entries per piece of the parallel scan (about: pieces end where a tie group ends)."""
+MAX_PIECES = 64
+
+
+def pieces_for(n_entries: int) -> int:
+    """The number of pieces of the parallel scan: a function of the size alone, never of
+    the thread count, so that a result is the same on any number of threads."""
+    return int(max(1, min(MAX_PIECES, n_entries // PIECE_ENTRIES)))
+
+
+@jit
+def merged_cuts(a, b, n_pieces):
+    """Where to cut two ascending arrays into ``n_pieces`` pieces of their merged order.
+
+    Returns ``(cuts_a, cuts_b)``, each ``0, ..., len``: piece ``j`` holds ``a[cuts_a[j]:
+    cuts_a[j + 1]]`` and ``b[cuts_b[j]:cuts_b[j + 1]]``.  Piece ``j`` starts near merged
+    position ``j (na + nb) / n_pieces``: at the value there, every entry below it (a
+    higher score) above the cut, every entry equal to it below, so that no tie group is
+    split.  Pieces may be empty (a tie group longer than a piece).
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    cuts_a = np.empty(n_pieces + 1, dtype=np.int64)
+    cuts_b = np.empty(n_pieces + 1, dtype=np.int64)
+    cuts_a[0] = 0
+    cuts_b[0] = 0
+    cuts_a[n_pieces] = na
+    cuts_b[n_pieces] = nb
+    for piece in range(1, n_pieces):
+        rank = (piece * (na + nb)) // n_pieces  # 0 < rank < na + nb
+        # the first ``rank`` entries of the merge: ``a[:i]`` and ``b[:rank - i]``
+        low = max(0, rank - nb)
+        high = min(rank, na)
+        while low < high:
+            i = (low + high) // 2
+            if a[i] < b[rank - i - 1]:
+                low = i + 1
+            else:
+                high = i
+        i = low
+        j = rank - i
+        value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+        cuts_a[piece] = np.searchsorted(a, value)  # side "left": ties go below the cut
+        cuts_b[piece] = np.searchsorted(b, value)
+    return cuts_a, cuts_b
+
+
+@jit
+def _piece_entries(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece):
+    """Piece ``piece`` of both classes (and of their weights when ``use_weights``)."""
+    start_a, end_a = cuts_a[piece], cuts_a[piece + 1]
+    start_b, end_b = cuts_b[piece], cuts_b[piece + 1]
+    if use_weights:
+        return a[start_a:end_a], b[start_b:end_b], wa[start_a:end_a], wb[start_b:end_b]
+    return a[start_a:end_a], b[start_b:end_b], wa, wb
+
+
+@jit
+def _piece_weights(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece):
+    pa, pb, pwa, pwb = _piece_entries(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece)
+    return class_weights(pa, pb, pwa, pwb, use_weights)
+
+
+@jit
+def _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp):
+    summary = below_identity(options)
+    i = np.int64(0)
+    j = np.int64(0)
+    while i < a.shape[0] or j < b.shape[0]:
+        _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+        summary = below_fold(options, context, summary, tp, fp, p, q)
+        tp += p
+        fp += q
+    return summary
+
+
+def merged_below_summary(options, context, a, b, wa, wb, use_weights, tp, fp):
+    """The below-pass summary of two classes' merged tie groups (weight ``tp``, ``fp``
+    above them); the identity, without reading the entries, for a scan without one."""
+    if SCANS[type(options)].below is None:
+        return below_identity(options)
+    return _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp)
+
+
+@overload(merged_below_summary, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _merged_below_summary(options, context, a, b, wa, wb, use_weights, tp, fp):
+    def summary(options, context, a, b, wa, wb, use_weights, tp, fp):
+        return _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp)
+
+    def identity(options, context, a, b, wa, wb, use_weights, tp, fp):
+        return below_identity(options)
+
+    return summary if SCANS[options.instance_class].below is not None else identity
+
+
+# The steps of the parallel scan that touch the scan's own types run in these serial
+# kernels: the parallel kernel passes only numbers, arrays and lists of states between
+# its loops (a named tuple made inside it, the context, cannot enter a ``prange`` loop).
+
+
+@jit
+def _empty_states(options, totals, integer_counts, n_pieces):
+    context = make_context(totals[0], totals[1], integer_counts)
+    below = below_identity(options)
+    return [below] * n_pieces, [scan_start(options, context, below)] * n_pieces
+
+
+@jit
+def _piece_below(options, totals, integer_counts, a, b, wa, wb, use_weights, cuts_a, cuts_b,
+                 piece, tp, fp):  # fmt: skip
+    context = make_context(totals[0], totals[1], integer_counts)
+    pa, pb, pwa, pwb = _piece_entries(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece)
+    return merged_below_summary(options, context, pa, pb, pwa, pwb, use_weights, tp, fp)
+
+
+@jit
+def _suffixes(options, summaries):
+    """Below each piece: the exclusive suffix of the pieces' below summaries."""
+    below = below_identity(options)
+    belows = [below] * len(summaries)
+    for piece in range(len(summaries) - 1, 0, -1):
+        below = below_combine(options, summaries[piece], below)
+        belows[piece - 1] = below
+    return belows
+
+
+@jit
+def _piece_state(options, totals, integer_counts, below, a, b, wa, wb, use_weights, cuts_a,
+                 cuts_b, piece, tp, fp, p, q):  # fmt: skip
+    context = make_context(totals[0], totals[1], integer_counts)
+    pa, pb, pwa, pwb = _piece_entries(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece)
+    return merged_state(options, context, below, pa, pb, pwa, pwb, use_weights, tp, fp, p, q)
+
+
+@jit
+def _combine_finish(options, totals, integer_counts, states):
+    context = make_context(totals[0], totals[1], integer_counts)
+    state = states[0]
+    for piece in range(1, len(states)):
+        state = scan_combine(options, state, states[piece])
+    return scan_finish(options, context, state)
+
+
+@jit_parallel
+def scan_merged_parallel(options, a, b, wa, wb, use_weights, integer_counts, cuts_a, cuts_b):
+    """:func:`scan_merged` folded in the pieces ``cuts_a``, ``cuts_b`` (:func:`merged_cuts`)
+    on all threads: the pieces' totals in parallel, their exclusive prefix, the below
+    pass if the scan has one, the pieces' folds in parallel, the states combined in order.
+
+    Every piece is computed the same way on any number of threads and combined in a
+    fixed order, so the result depends on the cuts only.  With integer counts it is
+    bit-identical to :func:`scan_merged` for any cuts; with fractional weights it agrees
+    to rounding (the totals are summed piece by piece).
+    """
+    n_pieces = cuts_a.shape[0] - 1
+    piece_positive = np.empty(n_pieces, dtype=np.float64)
+    piece_negative = np.empty(n_pieces, dtype=np.float64)
+    # ``np.int64(piece)``: the loop index is int64 where Numba types the kernel and uint64
+    # in the threads' function, and each type would compile the callee once more
+    for piece in prange(n_pieces):
+        piece_positive[piece], piece_negative[piece] = _piece_weights(
+            a, b, wa, wb, use_weights, cuts_a, cuts_b, np.int64(piece)
+        )
+    above_positive = np.zeros(n_pieces, dtype=np.float64)
+    above_negative = np.zeros(n_pieces, dtype=np.float64)
+    for piece in range(1, n_pieces):
+        above_positive[piece] = above_positive[piece - 1] + piece_positive[piece - 1]
+        above_negative[piece] = above_negative[piece - 1] + piece_negative[piece - 1]
+    last = n_pieces - 1
+    totals = (above_positive[last] + piece_positive[last],
+              above_negative[last] + piece_negative[last])  # fmt: skip
+    summaries, states = _empty_states(options, totals, integer_counts, n_pieces)
+    for piece in prange(n_pieces):
+        summaries[piece] = _piece_below(options, totals, integer_counts, a, b, wa, wb,
+                                        use_weights, cuts_a, cuts_b, np.int64(piece),
+                                        above_positive[piece], above_negative[piece])  # fmt: skip
+    belows = _suffixes(options, summaries)
+    for piece in prange(n_pieces):
+        states[piece] = _piece_state(options, totals, integer_counts, belows[piece], a, b, wa,
+                                     wb, use_weights, cuts_a, cuts_b, np.int64(piece),
+                                     above_positive[piece], above_negative[piece],
+                                     piece_positive[piece], piece_negative[piece])  # fmt: skip
+    return _combine_finish(options, totals, integer_counts, states)
+
+
+def scan_sorted(options, a, b, wa, wb, use_weights, integer_counts):
+    """The metric of two classes' sorted scores (the arguments of :func:`scan_merged`):
+    one piece below :data:`PARALLEL_MIN_ENTRIES` entries, else the parallel scan with
+    :func:`pieces_for` pieces (the same result on any number of threads)."""
+    n_entries = a.shape[0] + b.shape[0]
+    if n_entries < PARALLEL_MIN_ENTRIES:
+        return scan_merged(options, a, b, wa, wb, use_weights, integer_counts)
+    cuts_a, cuts_b = merged_cuts(a, b, np.int64(pieces_for(n_entries)))
+    return scan_merged_parallel(options, a, b, wa, wb, np.bool_(use_weights),
+                                np.bool_(integer_counts), cuts_a, cuts_b)  # fmt: skip

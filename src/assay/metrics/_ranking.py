@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels.pieces import scan_merged
+from assay._kernels.pieces import scan_sorted
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.equal_error_rate import EqualErrorRate
 from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
@@ -91,7 +91,7 @@ def roc_auc_from_sorted(
         )
         return float("nan")
     options = roc_auc_options(max_fpr)
-    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
+    return float(scan_sorted(options, *data.kernel_arguments, data.integer_counts))
 
 
 def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) -> float:
@@ -102,7 +102,7 @@ def average_precision_from_sorted(data: SortedBinary, *, stacklevel: int = 2) ->
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(scan_merged(AveragePrecision(), *data.kernel_arguments, data.integer_counts))
+    return float(scan_sorted(AveragePrecision(), *data.kernel_arguments, data.integer_counts))
 
 
 def pr_auc_from_sorted(
@@ -117,7 +117,7 @@ def pr_auc_from_sorted(
         )
         return float("nan")
     options = pr_auc_options(method)
-    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
+    return float(scan_sorted(options, *data.kernel_arguments, data.integer_counts))
 
 
 def equal_error_rate_from_sorted(
@@ -132,7 +132,7 @@ def equal_error_rate_from_sorted(
         )
         return float("nan")
     options = equal_error_rate_options(method)
-    return float(scan_merged(options, *data.kernel_arguments, data.integer_counts))
+    return float(scan_sorted(options, *data.kernel_arguments, data.integer_counts))
 
 
 def _check_max_fpr(max_fpr: Any) -> float | None:
