@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import ranking as kernels
-from assay._kernels.pieces import scan_merged
+from assay._kernels.pieces import scan_sorted
 from assay._kernels.scans.lift import Lift
 from assay._results import CumulativeGainCurve
 from assay.metrics._sorted import SortedBinary, sort_binary, warn_undefined
@@ -61,7 +61,7 @@ def lift_from_sorted(data: SortedBinary, *, fraction: float, stacklevel: int = 2
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(scan_merged(Lift(fraction), *data.kernel_arguments, data.integer_counts))
+    return float(scan_sorted(Lift(fraction), *data.kernel_arguments, data.integer_counts))
 
 
 def lift_score(
