@@ -27,12 +27,13 @@ compiles (:func:`scheme_block`).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba.extending import overload
 
 from assay._kernels._jit import OVERLOAD_OPTIONS, jit
 from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson
-from assay._kernels.resample import Multinomial, Poisson, Stratified
+from assay._kernels.resample import MULTINOMIAL, POISSON, STRATIFIED
 
 _BLOCK_BITS = 12
 _BLOCK = 1 << _BLOCK_BITS
@@ -192,9 +193,11 @@ def _scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_stat
         return _poisson_block(atoms, classes, buffers, start, counts, replicate_state, state,
                               left)  # fmt: skip
 
-    return {Multinomial: multinomial, Stratified: stratified, Poisson: poisson}[
-        scheme.instance_class
-    ]
+    return {
+        numba.typeof(MULTINOMIAL): multinomial,
+        numba.typeof(STRATIFIED): stratified,
+        numba.typeof(POISSON): poisson,
+    }[scheme]
 
 
 @jit
@@ -253,9 +256,9 @@ def _poisson_block(atoms, classes, buffers, start, counts, replicate_state, stat
 
 
 _SCHEME_DRAWS = {
-    Multinomial: _multinomial_block,
-    Stratified: _stratified_block,
-    Poisson: _poisson_block,
+    type(MULTINOMIAL): _multinomial_block,
+    type(STRATIFIED): _stratified_block,
+    type(POISSON): _poisson_block,
 }
 
 

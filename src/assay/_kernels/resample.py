@@ -20,7 +20,7 @@ items' keys draw the same counts.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import prange
@@ -28,42 +28,20 @@ from numba import prange
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, keyed_stream, next_below, next_u64, poisson, stream
 
-
-# The schemes are values of distinct named tuple types, so that a kernel taking a
-# :class:`Draw` is compiled for its scheme alone: a draw chosen by the scheme's type
-# (an ``overload``, :func:`assay._kernels.draws.scheme_block`) compiles no other scheme.
-class Multinomial(NamedTuple):
-    """The multinomial bootstrap: as many draws with replacement as rows."""
-
-    code: int
-
-
-class Stratified(NamedTuple):
-    """The stratified bootstrap: each class draws its own number of rows among its rows."""
-
-    code: int
-
-
-class Poisson(NamedTuple):
-    """The Poisson bootstrap: every row an independent Poisson(1) count."""
-
-    code: int
-
-
-class Permutation(NamedTuple):
-    """A permutation replicate (what it permutes is the kernel's procedure)."""
-
-    code: int
-
-
-MULTINOMIAL = Multinomial(0)
-STRATIFIED = Stratified(1)
-POISSON = Poisson(2)
-PERMUTATION = Permutation(3)
-Scheme = Multinomial | Stratified | Poisson | Permutation
-# the codes, for kernels that branch on the scheme at run time
-_STRATIFIED_CODE = STRATIFIED.code
-_POISSON_CODE = POISSON.code
+# Each scheme is a number of its own integer type, its value its code: a kernel taking a
+# :class:`Draw` is compiled per type, so a draw chosen by the scheme's type (an
+# ``overload``, :func:`assay._kernels.draws.scheme_block`) compiles no other scheme.  (A
+# named tuple cannot serve as the tag: a tuple inside an argument of Numba's parallel loops
+# is taken for an array and the loop fails to compile.)
+MULTINOMIAL = np.int8(0)
+"""The multinomial bootstrap: as many draws with replacement as rows."""
+STRATIFIED = np.int16(1)
+"""The stratified bootstrap: each class draws its own number of rows among its rows."""
+POISSON = np.int32(2)
+"""The Poisson bootstrap: every row an independent Poisson(1) count."""
+PERMUTATION = np.int64(3)
+"""A permutation replicate (what it permutes is the kernel's procedure)."""
+Scheme = np.integer[Any]
 
 
 class Draw(NamedTuple):
@@ -152,7 +130,7 @@ def _cells_multinomial(sizes, total_size, total, counts, state):
 def _stratum_counts(stratum_end, scheme, counts, state):
     """Row counts: a multinomial within each stratum (the whole sample is one stratum),
     or independent Poisson(1) counts, row ``k``'s from the stream keyed by ``k``."""
-    if scheme.code == _POISSON_CODE:
+    if scheme == POISSON:
         for k in range(counts.shape[0]):
             count, _ = poisson(1.0, keyed_stream(state, k))
             counts[k] = count
@@ -197,11 +175,11 @@ def bootstrap_cells(cells, n_strata, draw, out, n_workers):
         for r in range(worker, count, n_workers):
             state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             replicate = out[r]
-            if scheme.code == _POISSON_CODE:
+            if scheme == POISSON:
                 for c in range(cells.shape[0]):
                     value, _ = poisson(float(cells[c]), keyed_stream(state, c))
                     replicate[c] = value
-            elif scheme.code == _STRATIFIED_CODE:
+            elif scheme == STRATIFIED:
                 for i in range(n_strata):
                     stratum = cells[i * length : (i + 1) * length]
                     total = stratum.sum()

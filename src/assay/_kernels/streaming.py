@@ -35,7 +35,7 @@ from assay._kernels._rng import score_key, stream
 from assay._kernels.draws import _BLOCK, block_positive_counts, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
-from assay._kernels.resample import _POISSON_CODE, _rows_multinomial
+from assay._kernels.resample import POISSON, _rows_multinomial
 from assay._kernels.scans import (
     Context,
     below_identity,
@@ -228,7 +228,7 @@ def _small(scheme, clustered, n_rows):
     unclustered rows draws exactly ``n_rows`` rows, so ``2 P N <= n_rows**2 / 2``.  A
     Poisson or a clustered replicate has no such bound and keeps the integer sums."""
     small = 0.5 * n_rows * n_rows < FLOAT_EXACT_LIMIT
-    return scheme.code != _POISSON_CODE and not clustered and small
+    return scheme != POISSON and not clustered and small
 
 
 @jit
