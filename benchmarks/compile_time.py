@@ -14,6 +14,8 @@ later processes load them from there.  Every figure comes from a fresh process:
 * ``warm``: the first call in a new process with the same ``NUMBA_CACHE_DIR``: the
   kernels are loaded from the disk cache;
 * ``steady``: the second call in the same process (nothing left to compile or load);
+* the number of functions the cold first call compiled (Numba's ``"numba:compile"``
+  events, its own helpers included): each costs a fixed price of typing and lowering;
 * the peer's first and second call in a fresh process, for comparison (scikit-learn
   compiles nothing, but its first call imports some modules lazily).
 
@@ -162,16 +164,41 @@ def measure_in_this_process(implementation: str, function_name: str) -> dict[str
 
         namespace["_resampling_peers"] = _resampling_peers
     code = compile(calls[function_name], function_name, "eval")
+    compiled = _count_compilations() if implementation == "assay" else []
     times = []
     for _ in range(2):
         start = time.perf_counter()
         eval(code, namespace)  # the call of CALLS / PEER_CALLS
         times.append(time.perf_counter() - start)
-    return {
+        if len(times) == 1:
+            first_call_compilations = len(compiled)
+    result = {
         "import_seconds": import_seconds,
         "first_call_seconds": times[0],
         "second_call_seconds": times[1],
     }
+    if implementation == "assay":
+        result["first_call_compilations"] = first_call_compilations
+    return result
+
+
+def _count_compilations() -> list[str]:
+    """A list that receives the name of every function Numba compiles from now on (its
+    ``"numba:compile"`` events; loading from the disk cache is no compilation)."""
+    from numba.core import event
+
+    compiled: list[str] = []
+
+    class _Listener(event.Listener):
+        def on_start(self, event_: Any) -> None:
+            pass
+
+        def on_end(self, event_: Any) -> None:
+            dispatcher = (event_.data or {}).get("dispatcher")
+            compiled.append(getattr(getattr(dispatcher, "py_func", None), "__qualname__", "?"))
+
+    event.register("numba:compile", _Listener())
+    return compiled
 
 
 def _demo_seconds(cache_directory: str) -> float:
@@ -237,6 +264,9 @@ def main() -> None:
                 "steady_call_seconds": _median(warm, "second_call_seconds"),
                 "import_seconds": _median(cold + warm, "import_seconds"),
                 "kernels_cached_by_cold_run": cache_files,
+                "functions_compiled_by_cold_run": [
+                    run.get("first_call_compilations") for run in cold
+                ],
                 "skipped": cold[0].get("skipped"),
                 "cold_runs": cold,
                 "warm_runs": warm,
@@ -250,7 +280,8 @@ def main() -> None:
         }
         print(  # progress, for long runs
             f"{function}: cold {_median(cold, 'first_call_seconds')} s, "
-            f"{cache_files} kernel files",
+            f"{cache_files} kernel files, "
+            f"{[run.get('first_call_compilations') for run in cold]} functions compiled",
             file=sys.stderr,
             flush=True,
         )

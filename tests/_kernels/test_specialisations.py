@@ -12,6 +12,7 @@ direction, which would compile both directions although only one runs.
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import numba
 import numpy as np
@@ -19,7 +20,7 @@ import pytest
 from numba.core import types
 
 import assay.reference
-from assay._kernels import atoms, pieces, ranking
+from assay._kernels import atoms, draws, pieces, ranking, resample, streaming
 from assay._kernels.labels import first_distinct
 from assay._kernels.scans.roc_auc import RocAuc
 from assay._labels import few_distinct_values
@@ -102,3 +103,50 @@ def test_a_curve_compiles_its_walk_once() -> None:
     assert thresholds.shape[0] == np.unique(_SCORES).shape[0] + 1
     assert (true_positives[-1], false_positives[-1]) == (_Y.sum(), (1 - _Y).sum())
     assert not _with_literals(ranking._walk_kept_points)
+
+
+def _atoms_of_their_own(cells: bool) -> tuple[streaming.RowAtoms, np.ndarray, np.ndarray]:
+    """The atoms of ``_Y``, ``_SCORES`` (tie cells of the rounded scores when ``cells``),
+    with ``continues`` a strided view: a type no other test compiles, so the signatures
+    found on the draws below come from this test's call alone."""
+    scores = np.round(_SCORES, 1) if cells else _SCORES
+    order = np.argsort(-scores, kind="stable")
+    ordered, labels = scores[order], _Y[order].astype(bool)
+    rows = np.append(ordered[1:] == ordered[:-1], False)
+    if cells:  # one atom per (score, class), positives first within a tie group
+        cell_sizes = Counter(zip(-ordered, ~labels, strict=True))
+        keys = sorted(cell_sizes)
+        sizes = [cell_sizes[key] for key in keys]
+        labels = np.array([not k[1] for k in keys])
+        ordered = np.array([-k[0] for k in keys])
+        rows = np.append(ordered[1:] == ordered[:-1], False)
+        value = np.array(sizes, dtype=np.float64)
+    else:
+        value = np.empty(0)
+    continues = np.repeat(rows, 2)[::2]  # not contiguous: its own array type
+    row_atoms = streaming.RowAtoms(
+        labels, continues, value, cells, False, np.empty(0, np.uint64), np.empty(0, np.bool_)
+    )
+    return row_atoms, labels, ordered
+
+
+def _signatures_for(dispatcher, row_atoms) -> list:
+    atoms_type = numba.typeof(row_atoms)
+    return [signature for signature in dispatcher.signatures if signature[0] == atoms_type]
+
+
+@pytest.mark.parametrize("cells", [False, True])
+def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
+    row_atoms, labels, scores = _atoms_of_their_own(cells)
+    draw = resample.Draw(resample.MULTINOMIAL, np.uint64(7), 2)
+    value, counts = streaming.traced_replicate(
+        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0), draw
+    )
+    sizes = row_atoms.value if cells else np.ones(labels.shape[0])
+    assert counts.sum() == sizes.sum()  # a multinomial replicate draws n rows
+    # the replicate's value is the AUC of its rows, each counted as often as drawn
+    assert value == assay.reference.roc_auc_score(labels, scores, sample_weight=counts)
+    assert _signatures_for(draws._multinomial_block, row_atoms)
+    assert not _signatures_for(draws._stratified_block, row_atoms)
+    assert not _signatures_for(draws._poisson_block, row_atoms)
+    assert not _signatures_for(draws._poisson_counts, row_atoms)

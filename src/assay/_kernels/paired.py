@@ -32,23 +32,19 @@ from numba import prange
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
+from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.pieces import scan
-from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
+from assay._kernels.resample import _rows_multinomial
 from assay._kernels.streaming import (
-    _BLOCK,
     _buffers,
     _class_counts,
     _Classes,
-    _draw_uniform,
     _finish,
     _fold,
-    _poisson_counts,
-    _rows_replicate,
+    _replicate,
     _small,
     _start,
     _sums,
-    _take,
-    stratified_block,
 )
 
 _ONE = np.uint64(1)
@@ -86,12 +82,12 @@ class SortedRows(NamedTuple):
 
 
 @jit_parallel
-def compare_ranking_permutation(entries, rows, options, seed, first_replicate, out_a, out_b,
-                                n_workers):  # fmt: skip
+def compare_ranking_permutation(entries, rows, options, draw, out_a, out_b, n_workers):
     """Metric of the two models after swapping their scores row by row at random.
 
-    ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`.  A row's swap bit
-    decides which model each of its two entries goes to.  Unweighted sums are exact.
+    ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`; ``draw``:
+    :class:`~assay._kernels.resample.Draw` (its seed and first replicate).  A row's swap
+    bit decides which model each of its two entries goes to.  Unweighted sums are exact.
     """
     positive_of_row = rows.positive_of_row
     unit_of_row = rows.unit_of_row
@@ -104,7 +100,7 @@ def compare_ranking_permutation(entries, rows, options, seed, first_replicate, o
         swapped = np.empty(n, dtype=np.bool_)
         sums = np.empty((4, entries.n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B
         for r in range(worker, count, n_workers):
-            _swap_bits(stream(seed, np.uint64(first_replicate + r)), swapped)
+            _swap_bits(stream(draw.seed, np.uint64(draw.first_replicate + r)), swapped)
             sums[:, :] = 0.0
             for e in range(n_entries):
                 row = entry_row[e]
@@ -116,10 +112,11 @@ def compare_ranking_permutation(entries, rows, options, seed, first_replicate, o
 
 
 @jit_parallel
-def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers):
+def permute_ranking_labels(rows, options, draw, out, n_workers):
     """Metric after shuffling the labels over the sorted rows (weights stay with rows).
 
-    ``rows``: :class:`SortedRows`.  Unweighted sums are exact.
+    ``rows``: :class:`SortedRows`; ``draw``: :class:`~assay._kernels.resample.Draw` (its
+    seed and first replicate).  Unweighted sums are exact.
     """
     group_end = rows.group_end
     unit_sorted = rows.unit_sorted
@@ -132,7 +129,7 @@ def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers)
         positive_sums = np.empty(m, dtype=np.float64)
         negative_sums = np.empty(m, dtype=np.float64)
         for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             copy_into(labels, rows.positive_sorted)
             state = shuffle(labels, state)
             start = 0
@@ -152,17 +149,19 @@ def permute_ranking_labels(rows, options, seed, first_replicate, out, n_workers)
 
 
 @jit_parallel
-def permute_joint_cells(cells, partner, seed, first_replicate, out, n_workers):
+def permute_joint_cells(cells, partner, draw, out, n_workers):
     """Paired permutation of two classifiers on joint (truth, A, B) cells.
 
     Every row of a discordant cell ``c`` (A and B differ) moves to its mirror cell
     ``partner[c]`` (A and B exchanged) with probability 1/2: a Binomial(count, 1/2)
-    split; concordant cells (``partner[c] == c``) stay.  ``out``: (replicates, cells).
+    split; concordant cells (``partner[c] == c``) stay.  ``draw``:
+    :class:`~assay._kernels.resample.Draw` (its seed and first replicate); ``out``:
+    (replicates, cells).
     """
     count = out.shape[0]
     for worker in prange(n_workers):
         for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             replicate = out[r]
             replicate[:] = 0
             for c in range(cells.shape[0]):
@@ -175,18 +174,19 @@ def permute_joint_cells(cells, partner, seed, first_replicate, out, n_workers):
 
 
 @jit_parallel
-def permute_pairs(first_codes, second_codes, n_second, seed, first_replicate, out, n_workers):
+def permute_pairs(first_codes, second_codes, n_second, draw, out, n_workers):
     """Joint counts of (first, second) codes after shuffling the first codes.
 
     One model against chance on labels: the truth is permuted against the predictions,
-    which keeps both margins.  ``out``: (replicates, n_first * n_second) int64.
+    which keeps both margins.  ``draw``: :class:`~assay._kernels.resample.Draw` (its seed
+    and first replicate); ``out``: (replicates, n_first * n_second) int64.
     """
     n = first_codes.shape[0]
     count = out.shape[0]
     for worker in prange(n_workers):
         shuffled = np.empty(n, dtype=np.int64)
         for r in range(worker, count, n_workers):
-            state = stream(seed, np.uint64(first_replicate + r))
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             copy_into(shuffled, first_codes)
             state = shuffle(shuffled, state)
             replicate = out[r]
@@ -206,17 +206,17 @@ def _swap_bits(state, swapped):
 
 
 @jit_parallel
-def swap_masks(seed, first_replicate, out, n_workers):
+def swap_masks(draw, out, n_workers):
     """Row-by-row swap decisions (probability 1/2) of replicates: ``out`` (replicates, n)
     bool; the generic path of paired permutations (the same bits as the fast paths)."""
     count = out.shape[0]
     for worker in prange(n_workers):
         for r in range(worker, count, n_workers):
-            _swap_bits(stream(seed, np.uint64(first_replicate + r)), out[r])
+            _swap_bits(stream(draw.seed, np.uint64(draw.first_replicate + r)), out[r])
 
 
 @jit_parallel
-def permutations(seed, first_replicate, out, n_workers):
+def permutations(draw, out, n_workers):
     """Random permutations of ``range(n)``: ``out`` (replicates, n) int64; the generic
     path of label permutations (Fisher-Yates on each replicate's own stream)."""
     count = out.shape[0]
@@ -225,7 +225,7 @@ def permutations(seed, first_replicate, out, n_workers):
             row = out[r]
             for i in range(row.shape[0]):
                 row[i] = i
-            shuffle(row, stream(seed, np.uint64(first_replicate + r)))
+            shuffle(row, stream(draw.seed, np.uint64(draw.first_replicate + r)))
 
 
 @jit
@@ -233,43 +233,24 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
                     lane):  # fmt: skip
     """Model A's replicate over atoms of one row each, its counts kept as bytes.
 
-    The draws and the fold are those of :func:`assay._kernels.streaming._rows_replicate`
+    The draws and the fold are those of :func:`assay._kernels.streaming._replicate`
     (the same counts in the same order, the same value); atom ``k``'s count goes to
     ``lanes[k * LANES + lane]``, capped at ``_SATURATED``.  Returns ``(value,
     saturated)``: a saturated replicate's bytes are not its counts.
     """
     n = atoms.is_positive.shape[0]
-    is_positive = atoms.is_positive
     small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
     context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
-    draws = n
-    clustered = clusters.n_clusters > 0
-    if clustered:
+    if clusters.n_clusters > 0:
         state = _rows_multinomial(clusters.n_clusters, buffers.cluster_counts, state)
-    remaining_atoms = n
-    stratified = (classes.n_positive, classes.n_negative, classes.n_positive, classes.n_negative)
+    left = draws_left(classes)
     saturated = False
     for start in range(0, n, _BLOCK):
-        end = min(start + _BLOCK, n)
-        size = end - start
+        size = min(_BLOCK, n - start)
         counts = buffers.counts[:size]
-        counts[:] = 0
-        if clustered:
-            for k in range(start, end):
-                counts[k - start] = buffers.cluster_counts[clusters.cluster_of_atom[k]]
-        elif scheme == POISSON:
-            _poisson_counts(atoms, start, counts, replicate_state)
-        elif scheme == MULTINOMIAL:
-            block_total, state = _take(draws, size, remaining_atoms, state)
-            state = _draw_uniform(counts, size, block_total, state)
-            draws -= block_total
-            remaining_atoms -= size
-        else:  # STRATIFIED
-            stratified, state = stratified_block(
-                is_positive, start, counts, classes.block_positives[start // _BLOCK],
-                buffers.positive, buffers.negative, stratified, state,
-            )  # fmt: skip
+        state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
+                                 replicate_state, state, left)  # fmt: skip
         for offset in range(size):
             count = counts[offset]
             saturated |= count >= _SATURATED
@@ -301,7 +282,7 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
     for worker in prange(n_workers):
         classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(a, clusters.n_clusters)
+        buffers = _buffers(clusters.n_clusters)
         sums_a = _sums(0)
         lanes = np.zeros(n * LANES, dtype=np.uint8)
         words = lanes.view(np.uint64)
@@ -346,7 +327,7 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
                 if full.shape[0] == 0:
                     full = np.zeros(n, dtype=np.int64)
                 state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-                _rows_replicate(a, clusters, options, draw.scheme, classes, state, buffers,
+                _replicate(a, clusters, options, draw.scheme, classes, state, buffers,
                                 sums_a, no_record, full)  # fmt: skip
                 context, scan_state = _start(options, not b.weighted, small, sums_b[0])
                 for start in range(0, n, _BLOCK):

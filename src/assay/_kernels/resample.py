@@ -20,7 +20,7 @@ items' keys draw the same counts.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import prange
@@ -28,19 +28,32 @@ from numba import prange
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, keyed_stream, next_below, next_u64, poisson, stream
 
-MULTINOMIAL = 0
-STRATIFIED = 1
-POISSON = 2
+# Each scheme is a number of its own integer type, its value its code: a kernel taking a
+# :class:`Draw` is compiled per type, so a draw chosen by the scheme's type (an
+# ``overload``, :func:`assay._kernels.draws.scheme_block`) compiles no other scheme.  (A
+# named tuple cannot serve as the tag: a tuple inside an argument of Numba's parallel loops
+# is taken for an array and the loop fails to compile.)
+MULTINOMIAL = np.int8(0)
+"""The multinomial bootstrap: as many draws with replacement as rows."""
+STRATIFIED = np.int16(1)
+"""The stratified bootstrap: each class draws its own number of rows among its rows."""
+POISSON = np.int32(2)
+"""The Poisson bootstrap: every row an independent Poisson(1) count."""
+PERMUTATION = np.int64(3)
+"""A permutation replicate (what it permutes is the kernel's procedure)."""
+Scheme = np.integer[Any]
 
 
 class Draw(NamedTuple):
-    """Which replicates a bootstrap kernel draws, and how.
+    """Which replicates a resampling kernel draws, and how.
 
-    ``scheme``: MULTINOMIAL, STRATIFIED or POISSON; ``seed``: the uint64 master seed;
-    replicates ``first_replicate, first_replicate + 1, ...`` fill the output in order.
+    ``scheme``: MULTINOMIAL, STRATIFIED or POISSON for a bootstrap, PERMUTATION for a
+    permutation test; ``seed``: the uint64 master seed; replicates ``first_replicate,
+    first_replicate + 1, ...`` fill the output in order, replicate ``r`` from the stream
+    ``stream(seed, r)``.
     """
 
-    scheme: int
+    scheme: Scheme
     seed: np.uint64
     first_replicate: int
 

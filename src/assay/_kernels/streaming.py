@@ -8,23 +8,10 @@ draws the block's counts into a small buffer and at once folds them into the run
 sums of the metric.  Nothing of size n is written per replicate, so memory traffic is
 one read of the flags, and the memory of a replicate is O(block) whatever n.
 
-Counts of a block (exact, whatever the block size):
-
-* multinomial: the block's total is a conditional binomial of the draws left, then its
-  draws are uniform indices into the block (five exactly uniform 12-bit indices per
-  64-bit draw for a full block);
-* stratified: the same within each class, the block's positives and negatives counted
-  separately;
-* clusters: the drawn count of the atom's cluster (a multinomial over the clusters first);
-* tie cells of several rows: conditional binomials per atom;
-* Poisson: one Poisson(m) count per cell of m alike rows, drawn from the cell's own keyed
-  stream ``keyed_stream(stream(seed, r), key)`` (:mod:`assay._kernels._rng`).  Unweighted
-  rows with one score and one class are alike (a sum of m independent Poisson(1) counts
-  is Poisson(m)); their key hashes the score's bits and the class, so a cell gets the
-  same count whatever the order of the rows, the layout (a tie cell, or its rows one by
-  one: the rows after the first are marked ``repeats`` and get 0) and the pieces the
-  atoms are split into.  A weighted row is its own cell, keyed by its position in the
-  input.
+The counts of a block are drawn by :func:`assay._kernels.draws.draw_block` (a tie cell of
+several rows gets its count from the same walk, by conditional binomials); the scheme's
+draw is chosen by the type of the scheme when a kernel compiles, so a kernel compiles
+only the draw of the scheme it is called with.
 
 Every metric is its scan of :mod:`assay._kernels.scans`, selected by its options named
 tuple: a scan that folds in one pass (ROC AUC, AP, the trapezoidal AUC-PR) is folded as the
@@ -44,9 +31,11 @@ from numba import prange
 
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
-from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson, score_key, stream
+from assay._kernels._rng import score_key, stream
+from assay._kernels.draws import _BLOCK, block_positive_counts, draw_block, draws_left
+from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
-from assay._kernels.resample import MULTINOMIAL, POISSON, _rows_multinomial
+from assay._kernels.resample import POISSON, _rows_multinomial
 from assay._kernels.scans import (
     Context,
     below_identity,
@@ -56,10 +45,6 @@ from assay._kernels.scans import (
     scan_start,
 )
 
-_BLOCK_BITS = 12
-_BLOCK = 1 << _BLOCK_BITS
-_INDEX_MASK = np.uint64(_BLOCK - 1)
-_LOW_16 = np.uint64(0xFFFF)
 _SIGN = np.uint64(0x8000000000000000)
 # the class tags of the Poisson keys (numpy scalars: a literal 1 or 0 would compile
 # its own specialisation of the key function)
@@ -242,7 +227,8 @@ def _small(scheme, clustered, n_rows):
     :class:`~assay._kernels.scans.Context`): a multinomial or stratified replicate of
     unclustered rows draws exactly ``n_rows`` rows, so ``2 P N <= n_rows**2 / 2``.  A
     Poisson or a clustered replicate has no such bound and keeps the integer sums."""
-    return scheme != POISSON and not clustered and 0.5 * n_rows * n_rows < FLOAT_EXACT_LIMIT
+    small = 0.5 * n_rows * n_rows < FLOAT_EXACT_LIMIT
+    return scheme != POISSON and not clustered and small
 
 
 @jit
@@ -264,213 +250,30 @@ def _finish(options, context, state, sums, record):
 
 
 @jit
-def _draw_uniform(buffer, size, draws, state):
-    """``draws`` exactly uniform indices into ``buffer[:size]`` (counts incremented).
-
-    A full block of 4096 takes five 12-bit indices from every 64-bit draw; a smaller
-    one takes four 16-bit pieces, each mapped by Lemire's multiply-shift with rejection
-    of the ``2**16 mod size`` lowest products, which keeps them exactly uniform.
-    """
-    if size == _BLOCK:
-        drawn = 0
-        while drawn < draws:
-            bits, state = next_u64(state)
-            for _ in range(5):
-                if drawn == draws:
-                    break
-                buffer[np.int64(bits & _INDEX_MASK)] += 1
-                bits >>= np.uint64(_BLOCK_BITS)
-                drawn += 1
-        return state
-    bound = np.uint64(size)
-    threshold = np.uint64(65536 % size)
-    drawn = 0
-    while drawn < draws:
-        bits, state = next_u64(state)
-        for _ in range(4):
-            if drawn == draws:
-                break
-            product = (bits & _LOW_16) * bound
-            bits >>= np.uint64(16)
-            if (product & _LOW_16) < threshold:
-                continue  # rejected: would bias the low indices
-            buffer[np.int64(product >> np.uint64(16))] += 1
-            drawn += 1
-    return state
-
-
-@jit
-def _take(total, size, remaining, state):
-    """Draws falling in ``size`` of ``remaining`` units: a conditional binomial."""
-    if total == 0 or size == 0:
-        return 0, state
-    if size == remaining:
-        return total, state
-    return binomial(total, size / remaining, state)
-
-
-@jit
-def block_positive_counts(is_positive):
-    """The positive atoms of every block of ``_BLOCK`` atoms (stratified draws)."""
-    n = is_positive.shape[0]
-    block_positives = np.zeros((n + _BLOCK - 1) // _BLOCK, dtype=np.int64)
-    for k in range(n):
-        if is_positive[k]:
-            block_positives[k // _BLOCK] += 1
-    return block_positives
-
-
-@jit
-def stratified_block(is_positive, start, counts, n_block_positive, positive, negative, left,
-                     state):  # fmt: skip
-    """A block's counts when each class draws among its own atoms (class sizes kept).
-
-    ``counts``: the block's slice, filled in the merged order; ``positive``,
-    ``negative``: buffers of at least the block's size plus one; ``left``: (positive
-    draws, negative draws, positive atoms, negative atoms) still to come, updated and
-    returned with the stream state.
-    """
-    size = counts.shape[0]
-    draws_positive, draws_negative, remaining_positive, remaining_negative = left
-    n_block_negative = size - n_block_positive
-    positive_counts = positive[:n_block_positive]
-    negative_counts = negative[:n_block_negative]
-    positive_counts[:] = 0
-    negative_counts[:] = 0
-    taken, state = _take(draws_positive, n_block_positive, remaining_positive, state)
-    state = _draw_uniform(positive_counts, n_block_positive, taken, state)
-    draws_positive -= taken
-    remaining_positive -= n_block_positive
-    taken, state = _take(draws_negative, n_block_negative, remaining_negative, state)
-    state = _draw_uniform(negative_counts, n_block_negative, taken, state)
-    draws_negative -= taken
-    remaining_negative -= n_block_negative
-    i = 0
-    j = 0
-    for offset in range(size):  # back into the merged order, without branches
-        flag = is_positive[start + offset]
-        counts[offset] = positive[i] if flag else negative[j]
-        i += 1 if flag else 0
-        j += 0 if flag else 1
-    return (draws_positive, draws_negative, remaining_positive, remaining_negative), state
-
-
-@jit
-def _poisson_counts(atoms, start, counts, replicate_state):
-    """Poisson counts of atoms ``start .. start + len(counts)``, each from its keyed stream.
-
-    A tie cell of m rows draws Poisson(m); an atom followed by atoms marked ``repeats``
-    draws for all their rows together and they get 0; any other atom draws Poisson(1).
-    """
-    key = atoms.key
-    if atoms.cells:
-        for offset in range(counts.shape[0]):
-            k = start + offset
-            count, _ = poisson(atoms.value[k], keyed_stream(replicate_state, key[k]))
-            counts[offset] = count
-    elif atoms.repeats.shape[0] == 0:  # the common case: every atom a row of its own
-        for offset in range(counts.shape[0]):
-            count, _ = poisson(1.0, keyed_stream(replicate_state, key[start + offset]))
-            counts[offset] = count
-    else:
-        repeats = atoms.repeats
-        n = repeats.shape[0]
-        for offset in range(counts.shape[0]):
-            k = start + offset
-            if repeats[k]:
-                counts[offset] = 0
-                continue
-            following = k + 1
-            while following < n and repeats[following]:
-                following += 1
-            count, _ = poisson(float(following - k), keyed_stream(replicate_state, key[k]))
-            counts[offset] = count
-
-
-@jit
-def _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, record,
-                    trace):  # fmt: skip
-    """One replicate over atoms of one row each (block by block).
+def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, record, trace):
+    """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
     ``trace``: when not empty, receives every atom's count (for tests).
     """
     n = atoms.is_positive.shape[0]
-    is_positive = atoms.is_positive
     clustered = clusters.n_clusters > 0
     small = _small(scheme, clustered, classes.n_positive + classes.n_negative)
     context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
-    draws = n
     if clustered:
         # whole clusters: a multinomial over the clusters first, drawn exactly as the
         # other resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
         state = _rows_multinomial(clusters.n_clusters, buffers.cluster_counts, state)
-    remaining_atoms = n
-    # (draws, rows) left of each class: (positive draws, negative draws, positive rows,
-    # negative rows)
-    stratified = (classes.n_positive, classes.n_negative, classes.n_positive, classes.n_negative)
+    left = draws_left(classes)
     for start in range(0, n, _BLOCK):
         end = min(start + _BLOCK, n)
-        size = end - start
-        counts = buffers.counts[:size]
-        counts[:] = 0
-        if clustered:
-            for k in range(start, end):
-                counts[k - start] = buffers.cluster_counts[clusters.cluster_of_atom[k]]
-        elif scheme == POISSON:
-            _poisson_counts(atoms, start, counts, replicate_state)
-        elif scheme == MULTINOMIAL:
-            block_total, state = _take(draws, size, remaining_atoms, state)
-            state = _draw_uniform(counts, size, block_total, state)
-            draws -= block_total
-            remaining_atoms -= size
-        else:  # STRATIFIED: each class of the block draws among its own atoms
-            stratified, state = stratified_block(
-                is_positive, start, counts, classes.block_positives[start // _BLOCK],
-                buffers.positive, buffers.negative, stratified, state,
-            )  # fmt: skip
+        counts = buffers.counts[: end - start]
+        state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
+                                 replicate_state, state, left)  # fmt: skip
         if trace.shape[0] > 0:
             copy_into(trace[start:end], counts)
         scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
                            sums, record)  # fmt: skip
-    return _finish(options, context, scan_state, sums, record), state
-
-
-@jit
-def _cells_replicate(atoms, options, scheme, classes, state, counts, sums, record, trace):
-    """One replicate over tie cells of several rows (unweighted): binomials per cell."""
-    small = _small(scheme, False, classes.n_positive + classes.n_negative)
-    context, scan_state = _start(options, np.bool_(True), small, sums)  # one specialisation
-    sizes = atoms.value
-    if scheme == POISSON:
-        _poisson_counts(atoms, np.int64(0), counts, state)  # not a literal: one specialisation
-    else:
-        draws = classes.n_positive + classes.n_negative
-        remaining = classes.n_positive + classes.n_negative
-        draws_positive = classes.n_positive
-        draws_negative = classes.n_negative
-        remaining_positive = classes.n_positive
-        remaining_negative = classes.n_negative
-        for k in range(sizes.shape[0]):
-            size = np.int64(sizes[k])
-            if scheme == MULTINOMIAL:
-                count, state = _take(draws, size, remaining, state)
-                draws -= count
-                remaining -= size
-            elif atoms.is_positive[k]:
-                count, state = _take(draws_positive, size, remaining_positive, state)
-                draws_positive -= count
-                remaining_positive -= size
-            else:
-                count, state = _take(draws_negative, size, remaining_negative, state)
-                draws_negative -= count
-                remaining_negative -= size
-            counts[k] = count
-    if trace.shape[0] > 0:
-        copy_into(trace, counts)
-    # not literals, so that _fold compiles once for both layouts
-    scan_state = _fold(atoms, np.bool_(False), np.int64(0), counts, options, context, scan_state,
-                       sums, record)  # fmt: skip
     return _finish(options, context, scan_state, sums, record), state
 
 
@@ -490,19 +293,9 @@ def _class_counts(atoms):
 
 
 @jit
-def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, record, trace):
-    if atoms.cells:
-        return _cells_replicate(atoms, options, scheme, classes, state, buffers.counts, sums,
-                                record, trace)  # fmt: skip
-    return _rows_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums,
-                           record, trace)  # fmt: skip
-
-
-@jit
-def _buffers(atoms, n_clusters):
-    n = atoms.is_positive.shape[0]
+def _buffers(n_clusters):
     return _Buffers(
-        np.empty(n if atoms.cells else _BLOCK, dtype=np.int64),
+        np.empty(_BLOCK, dtype=np.int64),
         np.zeros(_BLOCK + 1, dtype=np.int64),  # + 1: the merge back reads one past the end
         np.zeros(_BLOCK + 1, dtype=np.int64),
         np.empty(n_clusters, dtype=np.int64),
@@ -536,7 +329,7 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     count = out.shape[0]
     for worker in prange(n_workers):
         classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(atoms, clusters.n_clusters)
+        buffers = _buffers(clusters.n_clusters)
         sums = _sums(m)
         for r in range(worker, count, n_workers):
             state = stream(draw.seed, np.uint64(draw.first_replicate + r))
@@ -554,7 +347,7 @@ def traced_replicate(atoms, clusters, options, draw):
     trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
     result, _ = _replicate(
         atoms, clusters, options, draw.scheme, _Classes(*_class_counts(atoms)),
-        stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(atoms, clusters.n_clusters),
+        stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(clusters.n_clusters),
         _sums(m), record, trace,
     )  # fmt: skip
     return result, trace
@@ -579,7 +372,7 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     count = out_a.shape[0]
     for worker in prange(n_workers):
         classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(a, clusters.n_clusters)
+        buffers = _buffers(clusters.n_clusters)
         sums_a = _sums(m_a)
         sums_b = _sums(m_b)
         counts = np.zeros(n, dtype=np.int64)

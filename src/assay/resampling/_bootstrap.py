@@ -58,7 +58,10 @@ __all__ = ["bootstrap"]
 _JACKKNIFE_GROUPS = 100  # delete-a-group jackknife for BCa where no closed form exists
 _EMPTY_INT = np.empty(0, dtype=np.int64)
 _EMPTY_FLOAT = np.empty(0, dtype=np.float64)
-_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+_SCHEMES: dict[str, resample.Scheme] = {
+    "multinomial": resample.MULTINOMIAL,
+    "poisson": resample.POISSON,
+}
 
 
 def _check_options(method: str, resampling: str, stratify: bool, groups: Any) -> None:
@@ -78,7 +81,7 @@ def _check_options(method: str, resampling: str, stratify: bool, groups: Any) ->
 def _ranking_distribution(
     plan: StreamPlan,
     options: Any,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -114,7 +117,7 @@ def _cells_distribution(
     matrix: np.ndarray,
     from_confusion: Callable[..., Any],
     options: dict[str, Any],
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -155,7 +158,7 @@ def _confusion_bootstrap(
     y_pred: Any,
     metric_kwargs: dict[str, Any],
     method: str,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: Any,
@@ -190,7 +193,7 @@ def _rows_distribution(
     weights: np.ndarray | None,
     options: dict[str, Any],
     plan: RowsPlan,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -399,7 +402,7 @@ def bootstrap(
     _check_options(method, resampling, stratify, groups)
     check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
-    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    scheme: resample.Scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     reject_sparse(y_true, "y_true")
     reject_sparse(y_pred, "y_pred")
 

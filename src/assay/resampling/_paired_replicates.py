@@ -69,7 +69,10 @@ class PairedReplicates(NamedTuple):
     a_alone: bool = False
 
 
-_SCHEMES = {"multinomial": resample.MULTINOMIAL, "poisson": resample.POISSON}
+_SCHEMES: dict[str, resample.Scheme] = {
+    "multinomial": resample.MULTINOMIAL,
+    "poisson": resample.POISSON,
+}
 
 
 def _run_pairs(
@@ -102,9 +105,9 @@ def _permuted_pairs(
     workers = n_workers()
 
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
-        paired.compare_ranking_permutation(
-            plan.entries, plan.rows, options, np.uint64(seed), first, out_a, out_b, workers
-        )
+        draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
+        paired.compare_ranking_permutation(plan.entries, plan.rows, options, draw, out_a, out_b,
+                                           workers)  # fmt: skip
 
     size = chunk_size(n_resamples, 2 * plan.n_rows, workers)
     return _run_pairs(run, n_resamples, size, progress, "permutation")
@@ -113,7 +116,7 @@ def _permuted_pairs(
 def _streamed_pairs(
     plan: PairedStreamPlan,
     options: Any,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -145,7 +148,7 @@ def _cells_pairs(
     cells: JointCells,
     from_confusion: Callable[..., Any],
     permutation: bool,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -165,8 +168,7 @@ def _cells_pairs(
             paired.permute_joint_cells(
                 active_cells,
                 np.ascontiguousarray(partner),
-                np.uint64(seed),
-                first,
+                resample.Draw(resample.PERMUTATION, np.uint64(seed), first),
                 counts,
                 workers,
             )
@@ -198,7 +200,7 @@ def _rows_pairs(
     stratify: bool,
     clusters: np.ndarray | None,
     permutation: bool,
-    scheme: int,
+    scheme: resample.Scheme,
     seed: int,
     n_resamples: int,
     progress: bool,
@@ -235,7 +237,8 @@ def _rows_pairs(
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
         if permutation:
             masks = np.empty((out_a.shape[0], n), dtype=np.bool_)
-            paired.swap_masks(np.uint64(seed), first, masks, workers)
+            draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
+            paired.swap_masks(draw, masks, workers)
         else:
             counts = np.empty((out_a.shape[0], n), dtype=np.int64)
             draw = resample.Draw(scheme, np.uint64(seed), first)
@@ -296,7 +299,7 @@ def paired_distribution(
     without clusters, no tied scores of A (the single-model plan keeps every row an
     atom of its own, in the same order), a multinomial or stratified draw.
     """
-    scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
+    scheme: resample.Scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
     n = len(y_true)
     clusters = cluster_codes(groups, n)
     scores_a = np.asarray(pred_a)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import paired
+from assay._kernels import paired, resample
 from assay._kernels.sorting import descending_order
 from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
@@ -66,7 +66,8 @@ def _ranking_null(
     )
 
     def run(first: int, out: np.ndarray) -> None:
-        paired.permute_ranking_labels(rows, scan_options, np.uint64(seed), first, out, workers)
+        draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
+        paired.permute_ranking_labels(rows, scan_options, draw, out, workers)
 
     size = chunk_size(n_resamples, 2 * order.shape[0], workers)
     return run_in_chunks(run, n_resamples, size, progress=progress, description="permutation")
@@ -96,8 +97,7 @@ def _cells_null(
             truth_codes.astype(np.int64),
             predicted_codes.astype(np.int64),
             k_predicted,
-            np.uint64(seed),
-            first,
+            resample.Draw(resample.PERMUTATION, np.uint64(seed), first),
             counts,
             workers,
         )
@@ -121,7 +121,8 @@ def _rows_null(
 
     def run(first: int, out: np.ndarray) -> None:
         permutations = np.empty((out.shape[0], n), dtype=np.int64)
-        paired.permutations(np.uint64(seed), first, permutations, workers)
+        draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
+        paired.permutations(draw, permutations, workers)
         for i in range(out.shape[0]):
             try:
                 with warnings.catch_warnings():
