@@ -9,29 +9,23 @@ order and the result is built by the same rules as :func:`assay.auc_ci` and
 from __future__ import annotations
 
 import math
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
 from dask.delayed import Delayed, delayed
 
 from assay._procedure_checks import check_alternative, check_confidence_level
-from assay._results import ConfidenceInterval, IntervalResult, TestResult
+from assay._results import IntervalResult, TestResult
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
 from assay.dask import _placements as placements
 from assay.dask._graph import RankingJob, deliver_result, plan_graph, ranking_job, shuffle_job
 from assay.dask._partitions import aligned_partitions
-from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.inference._delong import (
     _NAN,
-    _auc_interval,
-    _count,
-    _one_class_message,
-    _too_few_message,
-    _warn,
+    auc_ci_result,
 )
-from assay.inference._delong_tests import _PAIRED_METHOD, _difference_test, _nan_test
+from assay.inference._delong_tests import paired_test_result
 from assay.metrics._ranking import roc_auc_options
 
 __all__ = ["auc_ci", "delong_test"]
@@ -115,49 +109,17 @@ def _auc_ci_result(
 ) -> IntervalResult:
     """The result of :func:`assay.auc_ci` from its numbers (the same rules)."""
     auc, variance, totals, n_rows = numbers
-    u, w = totals.positive, totals.negative
-    details = {
-        "n_positive": _count(u, totals.weighted),
-        "n_negative": _count(w, totals.weighted),
-        "interval": interval,
-    }
-    if math.isnan(auc):
-        _warn(_one_class_message("the AUC and its interval"), UndefinedMetricWarning, stacklevel)
-        return IntervalResult(
-            estimate=_NAN,
-            confidence_interval=ConfidenceInterval(_NAN, _NAN),
-            standard_error=_NAN,
-            confidence_level=confidence_level,
-            method=method,
-            n=n_rows,
-            details=MappingProxyType({**details, "variance": _NAN}),
-        )
-    if method == "hanley_mcneil":
-        q1 = auc / (2.0 - auc)
-        q2 = 2.0 * auc * auc / (1.0 + auc)
-        variance = (
-            auc * (1.0 - auc) + (u - 1.0) * (q1 - auc * auc) + (w - 1.0) * (q2 - auc * auc)
-        ) / (u * w)
-    elif math.isnan(variance):
-        _warn(_too_few_message(u, w), DegenerateDataWarning, stacklevel)
-    standard_error = math.sqrt(variance) if variance >= 0.0 else _NAN
-    if standard_error == 0.0:
-        _warn(
-            f"The standard error of the AUC is 0 (AUC = {auc:g}); the interval has zero "
-            "width and does not describe the uncertainty of the estimate.",
-            DegenerateDataWarning,
-            stacklevel,
-        )
-    return IntervalResult(
-        estimate=auc,
-        confidence_interval=ConfidenceInterval(
-            *_auc_interval(auc, standard_error, confidence_level, interval)
-        ),
-        standard_error=standard_error,
+    return auc_ci_result(
+        auc,
+        variance,
+        totals.positive,
+        totals.negative,
+        n_rows,
+        totals.weighted,
         confidence_level=confidence_level,
         method=method,
-        n=n_rows,
-        details=MappingProxyType({**details, "variance": variance}),
+        interval=interval,
+        stacklevel=stacklevel,
     )
 
 
@@ -298,47 +260,15 @@ def _delong_test_result(
     numbers: PairedNumbers, alternative: str, confidence_level: float, stacklevel: int
 ) -> TestResult:
     """The result of :func:`assay.delong_test` from its numbers (the same rules)."""
-    (auc_a, auc_b), totals, covariance, difference_variance = numbers
-    counts = {
-        "n_positive": _count(totals.positive, totals.weighted),
-        "n_negative": _count(totals.negative, totals.weighted),
-    }
-    if not totals.defined:
-        _warn(_one_class_message("the test"), UndefinedMetricWarning, stacklevel)
-        return _nan_test(
-            _PAIRED_METHOD, alternative, confidence_level, None, auc_a=_NAN, auc_b=_NAN, **counts
-        )
-    if not totals.estimable:
-        message = _too_few_message(totals.positive, totals.negative)
-        _warn(message, DegenerateDataWarning, stacklevel)
-        return _nan_test(
-            _PAIRED_METHOD, alternative, confidence_level, None, auc_a - auc_b,
-            auc_a=auc_a, auc_b=auc_b, **counts,
-        )  # fmt: skip
-    difference = auc_a - auc_b
-    statistic, pvalue, interval, standard_error = _difference_test(
-        difference, difference_variance, alternative, confidence_level, None, stacklevel
-    )
-    return TestResult(
-        statistic=statistic,
-        pvalue=pvalue,
-        df=None,
+    aucs, totals, covariance, difference_variance = numbers
+    return paired_test_result(
+        aucs,
+        (totals.positive, totals.negative, totals.weighted),
+        (totals.defined, totals.estimable),
+        lambda: (covariance, difference_variance),
         alternative=alternative,
-        method=_PAIRED_METHOD,
-        estimate=difference,
-        confidence_interval=ConfidenceInterval(*interval),
         confidence_level=confidence_level,
-        standard_error=standard_error,
-        details=MappingProxyType(
-            {
-                "auc_a": auc_a,
-                "auc_b": auc_b,
-                "variance_a": float(covariance[0, 0]),
-                "variance_b": float(covariance[1, 1]),
-                "covariance": float(covariance[0, 1]),
-                **counts,
-            }
-        ),
+        stacklevel=stacklevel,
     )
 
 

@@ -37,7 +37,7 @@ from assay._validation import (
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.metrics._sorted import sort_scores
 
-__all__ = ["auc_ci", "delong_covariance"]
+__all__ = ["auc_ci", "auc_ci_result", "delong_covariance"]
 
 _EMPTY = np.empty(0, dtype=np.float64)
 _NAN = float("nan")
@@ -365,6 +365,69 @@ def _auc_interval(
     return float(expit(centre - spread)), float(expit(centre + spread))
 
 
+def auc_ci_result(
+    auc: float,
+    variance: float,
+    u: float,
+    w: float,
+    n_rows: int,
+    weighted: bool,
+    *,
+    confidence_level: float,
+    method: str,
+    interval: str,
+    stacklevel: int,
+) -> IntervalResult:
+    """The result of :func:`auc_ci` from the AUC, DeLong's variance and the class totals
+    ``u`` (positives) and ``w`` (negatives); also used by :mod:`assay.dask`.  ``stacklevel``
+    is what the caller would pass to ``warnings.warn`` for its warnings."""
+    details = {
+        "n_positive": _count(u, weighted),
+        "n_negative": _count(w, weighted),
+        "interval": interval,
+    }
+    if math.isnan(auc):
+        _warn(
+            _one_class_message("the AUC and its interval"), UndefinedMetricWarning, stacklevel + 1
+        )
+        return IntervalResult(
+            estimate=_NAN,
+            confidence_interval=ConfidenceInterval(_NAN, _NAN),
+            standard_error=_NAN,
+            confidence_level=confidence_level,
+            method=method,
+            n=n_rows,
+            details=MappingProxyType({**details, "variance": _NAN}),
+        )
+    if method == "hanley_mcneil":
+        q1 = auc / (2.0 - auc)
+        q2 = 2.0 * auc * auc / (1.0 + auc)
+        variance = (
+            auc * (1.0 - auc) + (u - 1.0) * (q1 - auc * auc) + (w - 1.0) * (q2 - auc * auc)
+        ) / (u * w)
+    elif math.isnan(variance):
+        _warn(_too_few_message(u, w), DegenerateDataWarning, stacklevel + 1)
+    standard_error = math.sqrt(variance) if variance >= 0.0 else _NAN
+    if standard_error == 0.0:
+        _warn(
+            f"The standard error of the AUC is 0 (AUC = {auc:g}); the interval has zero "
+            "width and does not describe the uncertainty of the estimate.",
+            DegenerateDataWarning,
+            stacklevel + 1,
+        )
+    return IntervalResult(
+        estimate=auc,
+        confidence_interval=ConfidenceInterval(
+            *_auc_interval(auc, standard_error, confidence_level, interval)
+        ),
+        standard_error=standard_error,
+        confidence_level=confidence_level,
+        method=method,
+        n=n_rows,
+        details=MappingProxyType({**details, "variance": variance}),
+    )
+
+
 def auc_ci(
     y_true: Any,
     y_score: Any,
@@ -492,46 +555,15 @@ def auc_ci(
     auc, variance, u, w, n_rows, weighted = _single_auc_variance(
         y_true, y_score, sample_weight, pos_label
     )
-    details = {
-        "n_positive": _count(u, weighted),
-        "n_negative": _count(w, weighted),
-        "interval": interval,
-    }
-    if math.isnan(auc):
-        _warn(_one_class_message("the AUC and its interval"), UndefinedMetricWarning, 2)
-        return IntervalResult(
-            estimate=_NAN,
-            confidence_interval=ConfidenceInterval(_NAN, _NAN),
-            standard_error=_NAN,
-            confidence_level=confidence_level,
-            method=method,
-            n=n_rows,
-            details=MappingProxyType({**details, "variance": _NAN}),
-        )
-    if method == "hanley_mcneil":
-        q1 = auc / (2.0 - auc)
-        q2 = 2.0 * auc * auc / (1.0 + auc)
-        variance = (
-            auc * (1.0 - auc) + (u - 1.0) * (q1 - auc * auc) + (w - 1.0) * (q2 - auc * auc)
-        ) / (u * w)
-    elif math.isnan(variance):
-        _warn(_too_few_message(u, w), DegenerateDataWarning, 2)
-    standard_error = math.sqrt(variance) if variance >= 0.0 else _NAN
-    if standard_error == 0.0:
-        _warn(
-            f"The standard error of the AUC is 0 (AUC = {auc:g}); the interval has zero "
-            "width and does not describe the uncertainty of the estimate.",
-            DegenerateDataWarning,
-            2,
-        )
-    return IntervalResult(
-        estimate=auc,
-        confidence_interval=ConfidenceInterval(
-            *_auc_interval(auc, standard_error, confidence_level, interval)
-        ),
-        standard_error=standard_error,
+    return auc_ci_result(
+        auc,
+        variance,
+        u,
+        w,
+        n_rows,
+        weighted,
         confidence_level=confidence_level,
         method=method,
-        n=n_rows,
-        details=MappingProxyType({**details, "variance": variance}),
+        interval=interval,
+        stacklevel=2,
     )

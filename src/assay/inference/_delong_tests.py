@@ -11,8 +11,11 @@ cut by topic (estimates and intervals there, tests here): merged, they would be 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
@@ -30,7 +33,7 @@ from assay.inference._delong import (
     _warn,
 )
 
-__all__ = ["delong_test", "delong_test_unpaired"]
+__all__ = ["delong_test", "delong_test_unpaired", "paired_test_result"]
 
 _PAIRED_METHOD = "DeLong's test for two correlated ROC curves"
 _UNPAIRED_METHOD = "DeLong's test for two ROC curves"
@@ -96,6 +99,69 @@ def _nan_test(
         confidence_level=confidence_level,
         standard_error=_NAN,
         details=MappingProxyType(details),
+    )
+
+
+def paired_test_result(
+    aucs: tuple[float, float],
+    totals: tuple[float, float, bool],
+    defined_estimable: tuple[bool, bool],
+    components: Callable[[], tuple[np.ndarray, float]],
+    *,
+    alternative: str,
+    confidence_level: float,
+    stacklevel: int,
+) -> TestResult:
+    """The result of :func:`delong_test` from the two AUCs, the class totals (positive,
+    negative, weighted), whether the test is defined (both classes) and estimable (more
+    than one of each), and ``components()`` giving DeLong's 2 x 2 covariance and the
+    variance of the difference (called only when estimable); also used by
+    :mod:`assay.dask`.  ``stacklevel`` is what the caller would pass to
+    ``warnings.warn`` for its warnings."""
+    auc_a, auc_b = aucs
+    n_positive, n_negative, weighted = totals
+    defined, estimable = defined_estimable
+    counts = {
+        "n_positive": _count(n_positive, weighted),
+        "n_negative": _count(n_negative, weighted),
+    }
+    if not defined:
+        _warn(_one_class_message("the test"), UndefinedMetricWarning, stacklevel + 1)
+        return _nan_test(
+            _PAIRED_METHOD, alternative, confidence_level, None, auc_a=_NAN, auc_b=_NAN, **counts
+        )
+    if not estimable:
+        message = _too_few_message(n_positive, n_negative)
+        _warn(message, DegenerateDataWarning, stacklevel + 1)
+        return _nan_test(
+            _PAIRED_METHOD, alternative, confidence_level, None, auc_a - auc_b,
+            auc_a=auc_a, auc_b=auc_b, **counts,
+        )  # fmt: skip
+    covariance, difference_variance = components()
+    difference = auc_a - auc_b
+    statistic, pvalue, interval, standard_error = _difference_test(
+        difference, difference_variance, alternative, confidence_level, None, stacklevel + 1
+    )
+    return TestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=None,
+        alternative=alternative,
+        method=_PAIRED_METHOD,
+        estimate=difference,
+        confidence_interval=ConfidenceInterval(*interval),
+        confidence_level=confidence_level,
+        standard_error=standard_error,
+        details=MappingProxyType(
+            {
+                "auc_a": auc_a,
+                "auc_b": auc_b,
+                "variance_a": float(covariance[0, 0]),
+                "variance_b": float(covariance[1, 1]),
+                "covariance": float(covariance[0, 1]),
+                **counts,
+            }
+        ),
     )
 
 
@@ -186,59 +252,14 @@ def delong_test(
         y_true, (score_a, score_b), ["score_a", "score_b"], sample_weight, pos_label
     )
     data = _Placements(positive, arrays, weights)
-    counts = {
-        "n_positive": _count(data.n_positive, data.weighted),
-        "n_negative": _count(data.n_negative, data.weighted),
-    }
-    auc_a, auc_b = float(data.aucs[0]), float(data.aucs[1])
-    if not data.defined:
-        _warn(_one_class_message("the test"), UndefinedMetricWarning, 2)
-        return _nan_test(
-            _PAIRED_METHOD,
-            alternative,
-            confidence_level,
-            None,
-            auc_a=_NAN,
-            auc_b=_NAN,
-            **counts,
-        )
-    if not data.estimable:
-        _warn(_too_few_message(data.n_positive, data.n_negative), DegenerateDataWarning, 2)
-        return _nan_test(
-            _PAIRED_METHOD,
-            alternative,
-            confidence_level,
-            None,
-            auc_a - auc_b,
-            auc_a=auc_a,
-            auc_b=auc_b,
-            **counts,
-        )
-    covariance, difference_variance = data.components()
-    difference = auc_a - auc_b
-    statistic, pvalue, interval, standard_error = _difference_test(
-        difference, difference_variance, alternative, confidence_level, None, 2
-    )
-    return TestResult(
-        statistic=statistic,
-        pvalue=pvalue,
-        df=None,
+    return paired_test_result(
+        (float(data.aucs[0]), float(data.aucs[1])),
+        (data.n_positive, data.n_negative, data.weighted),
+        (data.defined, data.estimable),
+        data.components,
         alternative=alternative,
-        method=_PAIRED_METHOD,
-        estimate=difference,
-        confidence_interval=ConfidenceInterval(*interval),
         confidence_level=confidence_level,
-        standard_error=standard_error,
-        details=MappingProxyType(
-            {
-                "auc_a": auc_a,
-                "auc_b": auc_b,
-                "variance_a": float(covariance[0, 0]),
-                "variance_b": float(covariance[1, 1]),
-                "covariance": float(covariance[0, 1]),
-                **counts,
-            }
-        ),
+        stacklevel=2,
     )
 
 
