@@ -13,7 +13,7 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import assay
@@ -104,12 +104,21 @@ def test_replicate_curves_equal_the_naive_twin_on_the_same_counts(n, ties):
     check_replicates_against_the_reference(y, s, GRIDS, seed=7, n_resamples=3)
 
 
+# a grid value that is the float nearest a vertex's rate (2/3, just below the rational
+# 2/3) reads that vertex: the top of the vertical segment there, TPR 0.5 in replicate 0
+ON_A_VERTEX = (
+    np.array([0, 1, 1] + [0] * 10 + [1, 1] + [0] * 10),
+    np.array([0.0, -1.0, -2.0] + [0.0] * 10 + [-2.0] * 12),
+)
+
+
 @given(
     data=curve_band_data(),
     roc_grid=curve_grid(recall=False),
     recall_grid=curve_grid(recall=True),
     seed=st.integers(0, 2**32),
 )
+@example(data=ON_A_VERTEX, roc_grid=np.array([2 / 3]), recall_grid=np.array([1.0]), seed=58)
 def test_replicate_curves_equal_the_reference_on_any_data(data, roc_grid, recall_grid, seed):
     # ties, constant scores, two rows, grid points on the curves' vertices
     y, s = data

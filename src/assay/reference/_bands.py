@@ -17,7 +17,8 @@ computes, from the definitions, each replicate's curve at the grid and the band:
   ``confidence_level`` quantile over replicates of the largest studentised deviation
   over the grid points whose standard error is not zero.
 
-Counts are exact fractions; a curve value is rounded to float once.
+Counts are exact fractions; the rate of a vertex (its FPR or recall) is the float that the
+curve functions report for it, and a curve value is rounded to float once.
 """
 
 from __future__ import annotations
@@ -58,10 +59,13 @@ def _read(curve: str, y_true: Any, y_score: Any, grid: Any, pos_label: Any,
     """The curve at each grid value, read on the polygon through the cumulative (FP, TP)
     weights above each distinct score (``curve``: "roc" or "precision_recall")."""
     tp, fp, total_positive, total_negative = _vertices(y_true, y_score, pos_label, sample_weight)
+    # each vertex's rate is the float nearest the exact rate, as roc_curve and
+    # precision_recall_curve report it: a grid value equal to a reported rate reads
+    # that vertex (the float 2/3 is slightly below the rational 2/3)
     if curve == "roc":
-        axis = [Fraction(f, total_negative) for f in fp]  # false positive rates
+        axis = [Fraction(float(Fraction(f, total_negative))) for f in fp]  # FPRs
     else:
-        axis = [Fraction(t, total_positive) for t in tp]  # recalls
+        axis = [Fraction(float(Fraction(t, total_positive))) for t in tp]  # recalls
     out = []
     for value in np.asarray(grid, dtype=float).tolist():
         x = Fraction(value)
