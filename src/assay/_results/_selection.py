@@ -76,9 +76,10 @@ class SelectionResult(_CrossValidationReprMixin):
     validation_scores : numpy.ndarray
         Per point, the score on the validation set, or the mean over the splits.
     validation_intervals : tuple of IntervalResult
-        Per point, the interval of its validation score: Wilson for accuracy and error
-        rate, else a percentile bootstrap (one validation set); the t interval of the
-        mean (cross-validation).
+        Per point, the interval of its validation score on one validation set: Wilson
+        for accuracy and error rate, the t interval of the mean loss for mean squared
+        and absolute error, else a percentile bootstrap; under cross-validation, the t
+        interval of the mean over the splits.
     corrected_intervals : tuple of IntervalResult or None
         Cross-validation only: per point, Nadeau & Bengio's corrected interval.
     standard_errors : numpy.ndarray
@@ -94,8 +95,8 @@ class SelectionResult(_CrossValidationReprMixin):
         The model at the chosen point, refit on all of ``X, y`` (None when
         ``refit=False``).  Shown by its ``repr`` in ``to_dict``.
     test : IntervalResult or None
-        The refit model's score on the test set with its interval (Wilson or
-        bootstrap, as the validation intervals), when a test set was given.
+        The refit model's score on the test set with its interval (computed as the
+        intervals of a validation set), when a test set was given.
     note : str
         The statement about selection bias: the chosen point's validation score is
         the best of several noisy scores, so it is optimistic; the test score is not.
@@ -187,26 +188,27 @@ class SelectionResult(_CrossValidationReprMixin):
         return found
 
     def __str__(self) -> str:
-        """``Chose n_neighbors=5 of 5 points (best validation accuracy): validation 0.9200
-        [0.8500, 0.9600], optimistic, the best of 5; test 0.8800 [0.8100, 0.9300] (95%)``."""
+        """``Chose n_neighbors=9 of 5 points (best validation error rate): validation
+        0.1900 [0.1251, 0.2778], optimistic as the best of 5; test 0.2300 [0.1584, 0.3215]
+        (95% intervals)``."""
         name = _summary.metric_name(self.metric)
         source = "validation" if self.protocol == "validation" else "cross-validated"
         rule = "best" if self.rule == "best" else "one-standard-error rule on the"
         chosen_interval = self.validation_intervals[self.chosen_index].confidence_interval
+        m = len(self.grid)
+        optimism = f"the best of {m}" if self.rule == "best" else f"chosen among {m}"
         text = (
-            f"Chose {_point_text(self.chosen)} of {_summary.plural(len(self.grid), 'point')} "
+            f"Chose {_point_text(self.chosen)} of {_summary.plural(m, 'point')} "
             f"({rule} {source} {name}): {source} "
             f"{_summary.value(self.validation_score)}{_summary.interval(chosen_interval)}, "
-            f"optimistic, the best of {len(self.grid)}"
+            f"optimistic as {optimism}"
         )
-        if self.rule != "best":
-            text = text.replace("the best of", "chosen among")
         if self.test is not None:
             text += (
                 f"; test {_summary.value(self.test.estimate)}"
                 f"{_summary.interval(self.test.confidence_interval)}"
             )
-        return f"{text} ({_summary.level(self.confidence_level)})"
+        return f"{text} ({_summary.level(self.confidence_level)} intervals)"
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)

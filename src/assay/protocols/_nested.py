@@ -114,6 +114,14 @@ def nested_cross_validate(
     shows how stable the choice is.  To use the procedure, run
     :func:`select_hyperparameter` on all the data with the same ``inner_cv``.
 
+    Every outer score is an unbiased test when an outer training set and its test fold
+    are independent samples, as with plain shuffled folds
+    (``cv=KFold(k, shuffle=True, rng=...)``).  Stratified outer folds (the default for an
+    integer ``cv`` and class labels) make a test fold mirror the class balance of its
+    training rows, which lifts the score of a model leaning to its training majority
+    slightly above its accuracy on new data when the features carry little signal
+    (measured in the user guide).
+
     References
     ----------
     S. Varma and R. Simon, "Bias in error estimation when using cross-validation for

@@ -321,8 +321,8 @@ def select_hyperparameter(
     confidence_level : float, default=0.95
         Level of every interval.
     n_resamples : int, default=2000
-        Bootstrap replicates of a held-out interval (metrics other than accuracy and
-        error rate).
+        Bootstrap replicates of a held-out interval (metrics other than accuracy, error
+        rate, mean squared and mean absolute error).
 
     Returns
     -------
@@ -365,10 +365,12 @@ def select_hyperparameter(
     validation scores hold for each point taken alone, not for the chosen one.
 
     The held-out intervals: accuracy and error rate, Wilson's interval
-    (:func:`assay.proportion_ci`) of the count of correct (wrong) predictions;
-    any other metric, a percentile bootstrap (:func:`assay.bootstrap`) of the
-    held-out rows.  Their ``standard_error`` (binomial ``sqrt(p(1-p)/n)``, or the
-    bootstrap's) feeds the one-standard-error rule.  Under cross-validation: the t
+    (:func:`assay.proportion_ci`) of the count of correct (wrong) predictions; mean
+    squared and mean absolute error, the t interval of the mean of the row losses
+    (:func:`assay.mean_ci`); any other metric, a percentile bootstrap
+    (:func:`assay.bootstrap`) of the held-out rows.  Their ``standard_error``
+    (binomial ``sqrt(p(1-p)/n)``, ``s / sqrt(n)``, or the bootstrap's) feeds the
+    one-standard-error rule.  Under cross-validation: the t
     interval and Nadeau & Bengio's corrected interval of :func:`cross_validate`; the
     rule reads the t interval's standard error ``s / sqrt(J)`` (Hastie, Tibshirani &
     Friedman 2001, section 7.10).
