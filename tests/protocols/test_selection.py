@@ -273,6 +273,50 @@ def test_a_metric_other_than_accuracy_gets_a_bootstrap_interval(data):
     )
 
 
+class Cut:
+    """A fixed rule, the grid's parameter: predicts 1 above ``cut`` on the first column."""
+
+    def __init__(self, cut):
+        self.cut = cut
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return (np.asarray(X)[:, 0] > self.cut).astype(np.int64)
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    n_validation=st.integers(2, 40),
+    cuts=st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0]), min_size=1, max_size=6),
+    rule=st.sampled_from(["best", "one_standard_error"]),
+)
+def test_validation_choice_of_fixed_rules_matches_the_reference(seed, n_validation, cuts, rule):
+    # a rule that ignores its training data has a known validation accuracy: the
+    # fraction of validation rows on the right side of its cut, counted here directly
+    generator = np.random.default_rng(seed)
+    X_val = generator.normal(size=(n_validation, 1))
+    y_val = generator.integers(0, 2, n_validation)
+    X_train, y_train = X_val[:2], np.array([0, 1])
+    result = select_hyperparameter(
+        Cut, cuts, X_train, y_train, validation=(X_val, y_val), rule=rule
+    )
+    correct = [int(np.count_nonzero((X_val[:, 0] > cut).astype(int) == y_val)) for cut in cuts]
+    expected = [reference_intervals.proportion_ci(k, n_validation)[0] for k in correct]
+    assert result.validation_scores.tolist() == pytest.approx(expected, abs=SCORE_TOLERANCE)
+    errors = [math.sqrt(p * (1 - p) / n_validation) for p in expected]
+    best = max(range(len(cuts)), key=lambda i: (expected[i], -i))  # first of the best
+    assert result.best_index == best
+    if rule == "best":
+        assert result.chosen_index == best
+    else:
+        assert result.chosen_index == reference.one_standard_error_rule(
+            result.validation_scores.tolist(), errors, greater_is_better=True
+        )
+    assert result.chosen == {"cut": cuts[result.chosen_index]}
+
+
 # --- the built-in learners as candidates ---
 
 
