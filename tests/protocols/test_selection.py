@@ -537,6 +537,15 @@ def test_n_jobs_gives_the_same_selection(data):
         KNeighborsClassifier(), {"n_neighbors": ODD_KS}, X[train], y[train], n_jobs=2, **kwargs
     )
     assert np.array_equal(one.validation_scores, two.validation_scores)
+    # the built-in learners call a parallel kernel from every thread
+    one = select_hyperparameter(KNNClassifier, ODD_KS, X[train], y[train], **kwargs)
+    two = select_hyperparameter(KNNClassifier, ODD_KS, X[train], y[train], n_jobs=2, **kwargs)
+    assert np.array_equal(one.validation_scores, two.validation_scores)
+    nested_one = nested_cross_validate(KNNClassifier, ODD_KS, X, y, cv=3, inner_cv=3, rng=2)
+    nested_two = nested_cross_validate(
+        KNNClassifier, ODD_KS, X, y, cv=3, inner_cv=3, rng=2, n_jobs=2
+    )
+    assert np.array_equal(nested_one.scores, nested_two.scores)
 
 
 class NoSetParams:
