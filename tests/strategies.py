@@ -369,3 +369,18 @@ def curve_band_data(draw: st.DrawFn, max_n: int = 40) -> tuple[np.ndarray, np.nd
     tied, constant or continuous (as :func:`scores`)."""
     y_true, y_score, _ = draw(binary_ranking_data(min_n=2, max_n=max_n, both_classes=True))
     return y_true, y_score
+
+
+@st.composite
+def three_way_split(draw: st.DrawFn) -> tuple[np.ndarray, int, int]:
+    """``(labels, n_test, n_validation)`` for a stratified three-way holdout: 3 to 60
+    integer labels of 1 to 4 classes (rare classes included) and test and validation
+    counts that leave at least one training row."""
+    n = draw(st.integers(3, 60))
+    n_classes = draw(st.integers(1, 4))
+    labels = np.array(
+        draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)), dtype=np.int64
+    )
+    n_test = draw(st.integers(1, n - 2))
+    n_validation = draw(st.integers(1, n - 1 - n_test))
+    return labels, n_test, n_validation

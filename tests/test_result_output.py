@@ -28,13 +28,16 @@ from assay._results import (
     FriedmanResult,
     IntervalResult,
     ModelComparisonResult,
+    NestedCrossValidationResult,
     PermutationTestResult,
     PosthocResult,
     RankModelsResult,
+    SelectionResult,
     TestResult,
 )
 from assay.metrics._registry import METRICS
 from assay.protocols import (
+    KNNClassifier,
     PolynomialExample,
     PolynomialRegression,
     RepeatedStratifiedKFold,
@@ -43,6 +46,8 @@ from assay.protocols import (
     compare_models,
     cross_validate,
     decompose,
+    nested_cross_validate,
+    select_hyperparameter,
 )
 
 # --- Small seeded inputs. ---
@@ -172,6 +177,33 @@ BUILDERS: dict[type, dict[str, Callable[[], Any]]] = {
     Bootstrap632Result: {
         "bootstrap_632": lambda: bootstrap_632(
             _Threshold, X, Y, n_resamples=30, method=".632+", rng=7
+        ),
+    },
+    SelectionResult: {
+        "select_hyperparameter-validation": lambda: select_hyperparameter(
+            KNNClassifier,
+            [1, 3, 5],
+            X[:30],
+            Y[:30],
+            validation=(X[30:45], Y[30:45]),
+            test=(X[45:], Y[45:]),
+        ),
+        "select_hyperparameter-cv": lambda: select_hyperparameter(
+            KNNClassifier,
+            [1, 3, 5],
+            X,
+            Y,
+            cv=5,
+            metric="f1_score",
+            test=(X, Y),
+            rule="one_standard_error",
+            n_resamples=50,
+            rng=8,
+        ),
+    },
+    NestedCrossValidationResult: {
+        "nested_cross_validate": lambda: nested_cross_validate(
+            KNNClassifier, [1, 3, 5], X, Y, cv=3, inner_cv=3, rng=9
         ),
     },
 }

@@ -76,7 +76,9 @@ from assay.protocols import (
     cross_validate,
     decompose,
     holdout,
+    nested_cross_validate,
     one_standard_error_rule,
+    select_hyperparameter,
 )
 from assay.reports import Report, report
 from assay.resampling import bootstrap, compare, permutation_test
@@ -140,6 +142,7 @@ __all__ = [
     "mean_squared_error",
     "metrics",
     "nemenyi",
+    "nested_cross_validate",
     "npv_score",
     "one_standard_error_rule",
     "paired_ttest",
@@ -158,6 +161,7 @@ __all__ = [
     "roc_band",
     "roc_curve",
     "root_mean_squared_error",
+    "select_hyperparameter",
     "sign_test",
     "specificity_score",
     "ttest_5x2cv",

@@ -32,6 +32,7 @@ from assay._results._protocols import (
 )
 from assay._results._rank_models import RankModelsResult
 from assay._results._ranks import FriedmanResult, PosthocResult
+from assay._results._selection import NestedCrossValidationResult, SelectionResult
 
 __all__ = [
     "AucCovariance",
@@ -47,10 +48,12 @@ __all__ = [
     "FriedmanResult",
     "IntervalResult",
     "ModelComparisonResult",
+    "NestedCrossValidationResult",
     "PermutationTestResult",
     "PosthocResult",
     "PrecisionRecallCurve",
     "RankModelsResult",
     "RocCurve",
+    "SelectionResult",
     "TestResult",
 ]

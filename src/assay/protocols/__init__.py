@@ -1,5 +1,5 @@
 """Estimation protocols: splitters, cross-validation, bootstrap estimators of the error,
-and the bias-variance decomposition.
+hyperparameter selection on held-out data, and the bias-variance decomposition.
 
 How an error rate is estimated (holdout, k-fold, leave-one-out, bootstrap, .632) and
 where the error comes from (bias, variance, noise).
@@ -27,6 +27,8 @@ from assay.protocols._generators import (
 )
 from assay.protocols._holdout_bootstrap import BootstrapOutOfBag, holdout
 from assay.protocols._model_selection import compare_models, one_standard_error_rule
+from assay.protocols._nested import nested_cross_validate
+from assay.protocols._selection import select_hyperparameter
 from assay.protocols._splitters import (
     KFold,
     LeaveOneOut,
@@ -55,8 +57,10 @@ __all__: list[str] = [
     "cross_validate",
     "decompose",
     "holdout",
+    "nested_cross_validate",
     "one_standard_error_rule",
     "polynomial_regression_data",
     "polynomial_truth",
+    "select_hyperparameter",
     "two_gaussians",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -117,27 +117,28 @@ class BootstrapOutOfBag(_Splitter):
         return self.n_resamples
 
 
-def _test_count(n: int, test_size: Any) -> int:
-    """Test rows for ``test_size`` (scikit-learn's ``train_test_split`` rounding)."""
+def _test_count(n: int, test_size: Any, name: str = "test_size") -> int:
+    """Rows for ``test_size`` (scikit-learn's ``train_test_split`` rounding)."""
+    what = "test" if name == "test_size" else "validation"
     if isinstance(test_size, numbers.Integral) and not isinstance(test_size, bool):
         if not 1 <= int(test_size) < n:
             raise ValueError(
-                f"`test_size`={test_size!r} as a count must be in [1, {n - 1}] "
+                f"`{name}`={test_size!r} as a count must be in [1, {n - 1}] "
                 f"(positive and smaller than the number of samples {n})."
             )
         return int(test_size)
     if isinstance(test_size, numbers.Real) and not isinstance(test_size, bool):
         if not 0.0 < float(test_size) < 1.0:
-            raise ValueError(f"`test_size`={test_size!r} as a fraction must be in (0, 1).")
+            raise ValueError(f"`{name}`={test_size!r} as a fraction must be in (0, 1).")
         n_test = int(np.ceil(float(test_size) * n))
         if n_test >= n:
             raise ValueError(
-                f"`test_size`={test_size!r} leaves no training sample out of {n} "
-                f"(ceil({test_size!r} * {n}) = {n_test} test samples)."
+                f"`{name}`={test_size!r} leaves no training sample out of {n} "
+                f"(ceil({test_size!r} * {n}) = {n_test} {what} samples)."
             )
         return n_test
     raise ValueError(
-        f"`test_size` must be a fraction in (0, 1) or a count of samples; got {test_size!r}."
+        f"`{name}` must be a fraction in (0, 1) or a count of samples; got {test_size!r}."
     )
 
 
@@ -158,10 +159,37 @@ def _largest_remainder(counts: np.ndarray, total: int) -> np.ndarray:
     return shares
 
 
+@overload
 def holdout(
-    n: int, test_size: float | int, *, stratify: Any = None, rng: Any = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Random train/test split of ``n`` rows (the holdout method).
+    n: int,
+    test_size: float | int,
+    *,
+    validation_size: None = None,
+    stratify: Any = None,
+    rng: Any = None,
+) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@overload
+def holdout(
+    n: int,
+    test_size: float | int,
+    *,
+    validation_size: float | int,
+    stratify: Any = None,
+    rng: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+def holdout(
+    n: int,
+    test_size: float | int,
+    *,
+    validation_size: float | int | None = None,
+    stratify: Any = None,
+    rng: Any = None,
+) -> tuple[np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random train/test split of ``n`` rows (the holdout method), or train/validation/test.
 
     Parameters
     ----------
@@ -171,22 +199,30 @@ def holdout(
         A fraction in (0, 1) of the rows, or a count in ``[1, n - 1]``.  A fraction
         gives ``ceil(test_size * n)`` test rows, as scikit-learn's
         ``train_test_split`` (the training set gets the rest).
+    validation_size : float or int, optional
+        Also set aside a validation set (a three-way split): a fraction in (0, 1) of
+        all ``n`` rows (``ceil(validation_size * n)`` rows) or a count, taken from the
+        rows left after the test set was drawn.  Training, validation and test sets
+        are disjoint and the training set keeps at least one row.
     stratify : array-like of shape (n,), optional
-        Class labels: the test set takes from each class a share proportional to its
-        size (see Notes).
+        Class labels: the test set (and the validation set) take from each class a
+        share proportional to its size (see Notes).
     rng : None, int or numpy.random.Generator, default=None
         Seed of the random choice.
 
     Returns
     -------
     train_index, test_index : numpy.ndarray of int64
-        Disjoint, sorted, together ``0 .. n - 1``.
+        Disjoint, sorted, together ``0 .. n - 1`` (without ``validation_size``).
+    train_index, validation_index, test_index : numpy.ndarray of int64
+        With ``validation_size``: disjoint, sorted, together ``0 .. n - 1``.
 
     Raises
     ------
     ValueError
-        ``n`` not an integer >= 2; ``test_size`` out of range or of the wrong type (or a
-        fraction that leaves no training row); ``stratify`` of the wrong length.
+        ``n`` not an integer >= 2 (>= 3 with a validation set); ``test_size`` or
+        ``validation_size`` out of range or of the wrong type, or the two together
+        leaving no training row; ``stratify`` of the wrong length.
 
     Notes
     -----
@@ -200,17 +236,39 @@ def holdout(
     shares but breaks ties at random.  A small class can thus end up with no test row
     (when ``q_c < 1/2`` roughly).
 
+    The three-way split (Wu, "Evaluation", section 1.3: "randomly split the set of all
+    available data into three disjoint sets", e.g. ``n/10`` for testing, ``n/10`` for
+    validation and the rest for training) first draws the test set exactly as the
+    two-way split does, with the same stream, and then the validation set from the
+    remaining rows, continuing the stream: the test set of
+    ``holdout(n, t, validation_size=v, rng=s)`` is that of ``holdout(n, t, rng=s)``.
+    With ``stratify``, the validation rows are allocated by the same largest-remainder
+    rule over the class counts left after the test draw.
+
     Examples
     --------
     >>> from assay.protocols import holdout
     >>> train, test = holdout(10, 0.25, rng=0)
     >>> len(train), len(test)
     (7, 3)
+    >>> train, validation, test = holdout(20, 0.1, validation_size=0.1, rng=0)
+    >>> len(train), len(validation), len(test)
+    (16, 2, 2)
     """
     n = check_integer(n, "n", 2)
     n_test = _test_count(n, test_size)
+    n_validation = None
+    if validation_size is not None:
+        n_validation = _test_count(n, validation_size, "validation_size")
+        if n_test + n_validation >= n:
+            raise ValueError(
+                f"`test_size`={test_size!r} and `validation_size`={validation_size!r} "
+                f"leave no training sample out of {n} ({n_test} test and {n_validation} "
+                "validation samples)."
+            )
     stream = np.random.default_rng(resolve_seed(rng))
     in_test = np.zeros(n, dtype=bool)
+    codes = None
     if stratify is None:
         in_test[stream.permutation(n)[:n_test]] = True
     else:
@@ -221,4 +279,19 @@ def holdout(
         for code, share in enumerate(shares):
             members = np.flatnonzero(codes == code)
             in_test[stream.permutation(members)[:share]] = True
-    return np.flatnonzero(~in_test).astype(np.int64), np.flatnonzero(in_test).astype(np.int64)
+    test_index = np.flatnonzero(in_test).astype(np.int64)
+    if n_validation is None:
+        return np.flatnonzero(~in_test).astype(np.int64), test_index
+    # the validation rows come from the rest, drawn after the test rows on the same stream
+    in_validation = np.zeros(n, dtype=bool)
+    rest = np.flatnonzero(~in_test)
+    if codes is None:
+        in_validation[stream.permutation(rest)[:n_validation]] = True
+    else:
+        left = np.bincount(codes[rest], minlength=int(codes.max()) + 1)
+        shares = _largest_remainder(left, n_validation)
+        for code, share in enumerate(shares):
+            members = rest[codes[rest] == code]
+            in_validation[stream.permutation(members)[:share]] = True
+    train_index = np.flatnonzero(~in_test & ~in_validation).astype(np.int64)
+    return train_index, np.flatnonzero(in_validation).astype(np.int64), test_index
