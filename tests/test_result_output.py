@@ -29,9 +29,11 @@ from assay._results import (
     IntervalResult,
     ModelComparisonResult,
     PermutationTestResult,
+    PosteriorFdrResult,
     PosthocResult,
     RankModelsResult,
     TestResult,
+    ThresholdResult,
 )
 from assay.metrics._registry import METRICS
 from assay.protocols import (
@@ -172,6 +174,19 @@ BUILDERS: dict[type, dict[str, Callable[[], Any]]] = {
     Bootstrap632Result: {
         "bootstrap_632": lambda: bootstrap_632(
             _Threshold, X, Y, n_resamples=30, method=".632+", rng=7
+        ),
+    },
+    PosteriorFdrResult: {
+        "posterior_fdr_threshold": lambda: assay.posterior_fdr_threshold(
+            np.clip(SCORE_A / 3.0 + 0.5, 0.0, 1.0), 0.2
+        ),
+    },
+    ThresholdResult: {
+        "optimal_threshold": lambda: assay.optimal_threshold(
+            Y, SCORE_A, metric="f1_score", n_resamples=100, rng=9
+        ),
+        "optimal_threshold-cost": lambda: assay.optimal_threshold(
+            Y, SCORE_A, cost_matrix=[[0, 1], [3, 0]], n_resamples=0
         ),
     },
 }

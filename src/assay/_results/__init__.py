@@ -32,6 +32,7 @@ from assay._results._protocols import (
 )
 from assay._results._rank_models import RankModelsResult
 from assay._results._ranks import FriedmanResult, PosthocResult
+from assay._results._thresholds import PosteriorFdrResult, ThresholdResult
 
 __all__ = [
     "AucCovariance",
@@ -48,9 +49,11 @@ __all__ = [
     "IntervalResult",
     "ModelComparisonResult",
     "PermutationTestResult",
+    "PosteriorFdrResult",
     "PosthocResult",
     "PrecisionRecallCurve",
     "RankModelsResult",
     "RocCurve",
     "TestResult",
+    "ThresholdResult",
 ]
