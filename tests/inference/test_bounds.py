@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats
 
 import assay
 from assay import reference
@@ -128,3 +129,18 @@ def test_hoeffding_is_wider_than_wilson(n):
     assert np.isclose(hoeffding.high - hoeffding.low, 2 * math.sqrt(math.log(40) / (2 * n))) or (
         hoeffding.low == 0.0
     )
+
+
+@pytest.mark.parametrize("n", [1, 5, 20, 100, 1000])
+def test_hoeffding_coverage_is_at_least_nominal_exactly(n):
+    # the coverage at a true proportion p, computed exactly: the binomial probability of
+    # the counts k whose interval holds p.  Hoeffding's bound promises >= 95 % for every
+    # n and p; a few p in [0, 1], the ends included
+    counts = np.arange(n + 1)
+    bounds = np.array(
+        [assay.proportion_ci(int(k), n, method="hoeffding").confidence_interval for k in counts]
+    )
+    for p in (0.0, 0.001, 0.05, 0.1, 0.3, 0.5, 0.77, 0.999, 1.0):
+        holds = (bounds[:, 0] <= p) & (p <= bounds[:, 1])
+        coverage = float(np.sum(stats.binom.pmf(counts, n, p)[holds]))
+        assert coverage >= 0.95 - 1e-12, (n, p, coverage)

@@ -306,3 +306,39 @@ def test_optimal_threshold_input_errors_are_the_curves():
         assay.optimal_threshold([0, 1], [0.1], metric="f1_score")
     with pytest.raises(ValueError, match="`y_score` contains 1 NaN values"):
         assay.optimal_threshold([0, 1], [0.1, np.nan], metric="f1_score")
+
+
+# --- Large n: independent checks (the reference is quadratic) -----------------------------
+
+
+def test_posterior_fdr_at_large_n_against_exact_sums():
+    rng = np.random.default_rng(11)
+    proba = np.round(rng.beta(0.5, 0.5, 200_000), 3)  # heavy ties
+    alpha = 0.05
+    result = assay.posterior_fdr_threshold(proba, alpha)
+    discovered = proba[proba > result.threshold]
+    assert result.n_discoveries == discovered.shape[0]
+    false = math.fsum(1.0 - discovered)  # correctly rounded sum
+    assert result.expected_false_discoveries == pytest.approx(false, rel=1e-9)
+    assert false / discovered.shape[0] <= alpha + FDR_DECISION_MARGIN
+    # one more tie group, the next probability below tau, would exceed alpha
+    with_next = proba[proba >= result.threshold]
+    assert math.fsum(1.0 - with_next) / with_next.shape[0] > alpha - FDR_DECISION_MARGIN
+
+
+def test_optimal_threshold_at_large_n_against_every_threshold():
+    rng = np.random.default_rng(12)
+    y_true = rng.integers(0, 2, 100_000)
+    y_score = np.round(y_true + rng.normal(0.0, 1.5, 100_000), 2)
+    result = assay.optimal_threshold(y_true, y_score, metric="f1_score", n_resamples=20, rng=3)
+    positive = y_true == 1
+    best_value, best_threshold = -1.0, None
+    for threshold in np.unique(y_score)[::-1]:  # decreasing: ties keep the larger one
+        predicted = y_score >= threshold
+        tp = np.count_nonzero(predicted & positive)
+        value = 2 * tp / (np.count_nonzero(predicted) + np.count_nonzero(positive))
+        if value > best_value:
+            best_value, best_threshold = value, threshold
+    assert result.threshold == best_threshold
+    assert result.value == pytest.approx(best_value, rel=VALUE_RTOL)
+    assert result.bootstrap_thresholds.shape == (20,)
