@@ -123,14 +123,20 @@ def posterior_fdr_threshold(proba: Any, alpha: Any) -> PosteriorFdrResult:
     """
     probabilities = as_probabilities(proba, "proba")
     alpha = _check_alpha(alpha)
-    ordered = np.sort(probabilities)[::-1]
+    # decreasing and contiguous (ops on a reversed view are slow), sorted in place
+    ordered = np.negative(probabilities)
+    ordered.sort()
+    np.negative(ordered, out=ordered)
     n = ordered.shape[0]
     # the last position of each tie group, in decreasing order of probability
     group_ends = np.append(np.flatnonzero(ordered[1:] != ordered[:-1]), n - 1)
-    false_discoveries = np.cumsum(1.0 - ordered)
+    false_discoveries = np.subtract(1.0, ordered)
+    np.cumsum(false_discoveries, out=false_discoveries)
     thresholds = np.append(ordered[group_ends], -np.inf)
+    del ordered
     n_discoveries = np.concatenate(([0], group_ends + 1))
     expected_false = np.concatenate(([0.0], false_discoveries[group_ends]))
+    del false_discoveries, group_ends
     fdr = expected_false / np.maximum(n_discoveries, 1)
     chosen = int(np.flatnonzero(fdr <= alpha)[-1])  # entry 0 (no discovery) has FDR 0
     return PosteriorFdrResult(
