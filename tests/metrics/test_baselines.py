@@ -315,3 +315,15 @@ def test_compare_to_baseline_errors():
         assay.compare_to_baseline("accuracy_score", [0, 1], [0, 1], alternative="better")
     with pytest.raises(ValueError, match="`y_true` and `y_pred` have different lengths"):
         assay.compare_to_baseline("accuracy_score", [0, 1], [0, 1, 1])
+
+
+def test_one_class_in_y_true():
+    # the naive classifier predicts the classes the metric sees from y_true: only 1 here
+    assert assay.baseline_score("f1_score", [1] * 5, strategy="uniform") == 1.0
+    assert reference.baseline_score(reference.f1_score, [1] * 5, strategy="uniform") == 1.0
+    # with the other class named, the reference's F1 = 2 TP / (TP + 5), TP ~ Bin(5, 1/2)
+    twin = reference.baseline_score(
+        reference.f1_score, [1] * 5, strategy="uniform", classes=[0, 1]
+    )
+    expected = sum(math.comb(5, t) / 32 * 2 * t / (t + 5) for t in range(6))
+    assert twin == pytest.approx(expected, rel=1e-14)

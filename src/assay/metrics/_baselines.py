@@ -202,6 +202,11 @@ def baseline_score(
     For the majority strategy (deterministic predictions) the result is the metric of
     those predictions, ``metric(y_true, [majority] * n)``.
 
+    The naive classifier predicts the classes of the confusion matrix the metric
+    builds from ``y_true`` alone: the labels of ``y_true`` (or ``labels``, for the
+    averages that keep them).  With a single class in ``y_true`` it can only predict
+    that class.
+
     Examples
     --------
     >>> import assay
