@@ -3,6 +3,7 @@ ties, constant scores, one class, weights, the bootstrap, and every error messag
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import warnings
@@ -140,6 +141,17 @@ def test_optimal_threshold_hand_worked_f1():
     assert result.greater_is_better
     assert math.isnan(result.threshold_interval.low)  # no resamples, no interval
     assert str(result) == "F1 0.8000 at score >= 0.3500"
+
+
+def test_a_partial_of_a_metric_is_unwrapped():
+    y_true, y_score = [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.7, 0.75, 0.9]
+    bound = assay.optimal_threshold(
+        y_true, y_score, metric=functools.partial(assay.fbeta_score, beta=2.0), n_resamples=0
+    )
+    keyword = assay.optimal_threshold(
+        y_true, y_score, metric="fbeta_score", beta=2.0, n_resamples=0
+    )
+    np.testing.assert_array_equal(bound.values, keyword.values)
 
 
 def test_optimal_threshold_ties_take_the_largest_threshold():

@@ -28,7 +28,7 @@ from assay._validation import (
 )
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._curves import _counts
-from assay.metrics._registry import METRICS, MetricDeclaration, resolve_metric
+from assay.metrics._registry import METRICS, MetricDeclaration, resolve_metric_call
 from assay.metrics._sorted import sort_scores, warn_undefined
 
 __all__ = ["optimal_threshold", "posterior_fdr_threshold"]
@@ -170,7 +170,7 @@ def _threshold_metric(
         declaration = METRICS["expected_cost"]
         arguments = (cost_matrix,)
     else:
-        found, _, name = resolve_metric(metric)
+        found, _, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
         if found is None or found.computed_from != "confusion" or found.name == "expected_cost":
             raise ValueError(
                 "`metric` must be a confusion-matrix metric of assay (f1_score, "
