@@ -29,6 +29,8 @@ METRIC_MODULES = (
     "_report",
     "_costs",
     "_regression",
+    "_thresholds",
+    "_baselines",
 )
 API_SUBPACKAGES: tuple[str, ...] = (
     "datasets",

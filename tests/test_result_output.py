@@ -30,10 +30,12 @@ from assay._results import (
     ModelComparisonResult,
     NestedCrossValidationResult,
     PermutationTestResult,
+    PosteriorFdrResult,
     PosthocResult,
     RankModelsResult,
     SelectionResult,
     TestResult,
+    ThresholdResult,
 )
 from assay.metrics._registry import METRICS
 from assay.protocols import (
@@ -204,6 +206,19 @@ BUILDERS: dict[type, dict[str, Callable[[], Any]]] = {
     NestedCrossValidationResult: {
         "nested_cross_validate": lambda: nested_cross_validate(
             KNNClassifier, [1, 3, 5], X, Y, cv=3, inner_cv=3, rng=9
+        ),
+    },
+    PosteriorFdrResult: {
+        "posterior_fdr_threshold": lambda: assay.posterior_fdr_threshold(
+            np.clip(SCORE_A / 3.0 + 0.5, 0.0, 1.0), 0.2
+        ),
+    },
+    ThresholdResult: {
+        "optimal_threshold": lambda: assay.optimal_threshold(
+            Y, SCORE_A, metric="f1_score", n_resamples=100, rng=9
+        ),
+        "optimal_threshold-cost": lambda: assay.optimal_threshold(
+            Y, SCORE_A, cost_matrix=[[0, 1], [3, 0]], n_resamples=0
         ),
     },
 }

@@ -689,7 +689,7 @@ def test_method_errors() -> None:
     with pytest.raises(
         ValueError,
         match=r"`method` must be one of \['wilson', 'normal', 'agresti_coull', "
-        r"'clopper_pearson', 'jeffreys'\]; got 'wald'\.",
+        r"'clopper_pearson', 'jeffreys', 'hoeffding'\]; got 'wald'\.",
     ):
         proportion_ci(1, 10, method="wald")
     with pytest.raises(ValueError, match=r"`method` must be one of \['wilson'.*; got 'exact'\."):

@@ -44,6 +44,9 @@ NOT_SCALAR_METRICS = {
     "cumulative_gain_curve",
     "classification_report",
     "bayes_decision",
+    "posterior_fdr_threshold",
+    "optimal_threshold",
+    "baseline_score",
 }
 
 names = pytest.mark.parametrize("name", sorted(METRICS))

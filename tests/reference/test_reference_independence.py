@@ -175,6 +175,10 @@ def test_every_public_name_is_exported() -> None:
         "precision_at_recall",
         "roc_band",
         "precision_recall_band",
+        # thresholds and naive baselines
+        "posterior_fdr_threshold",
+        "optimal_threshold",
+        "baseline_score",
     }
     assert set(assay.reference.__all__) == expected
     for name in expected:

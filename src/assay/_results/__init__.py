@@ -33,6 +33,7 @@ from assay._results._protocols import (
 from assay._results._rank_models import RankModelsResult
 from assay._results._ranks import FriedmanResult, PosthocResult
 from assay._results._selection import NestedCrossValidationResult, SelectionResult
+from assay._results._thresholds import PosteriorFdrResult, ThresholdResult
 
 __all__ = [
     "AucCovariance",
@@ -50,10 +51,12 @@ __all__ = [
     "ModelComparisonResult",
     "NestedCrossValidationResult",
     "PermutationTestResult",
+    "PosteriorFdrResult",
     "PosthocResult",
     "PrecisionRecallCurve",
     "RankModelsResult",
     "RocCurve",
     "SelectionResult",
     "TestResult",
+    "ThresholdResult",
 ]

@@ -23,6 +23,7 @@ _INTERVAL_METHODS = {
     "agresti_coull": "Agresti-Coull",
     "clopper_pearson": "Clopper-Pearson",
     "jeffreys": "Jeffreys",
+    "hoeffding": "Hoeffding",
     "newcombe": "Newcombe",
     "t": "t",
     "delong": "DeLong",

@@ -7,6 +7,8 @@ the interval and p-value arithmetic of :mod:`assay.resampling._intervals`.
 from __future__ import annotations
 
 from assay.inference._analytic_intervals import error_rate_ci, mean_ci, proportion_ci
+from assay.inference._baselines import compare_to_baseline
+from assay.inference._bounds import risk_bound, risk_bound_sample_size
 from assay.inference._contingency import cochrans_q, mcnemar
 from assay.inference._delong import auc_ci, delong_covariance
 from assay.inference._delong_tests import delong_test, delong_test_unpaired
@@ -33,6 +35,7 @@ __all__ = [
     "bootstrap",
     "cochrans_q",
     "compare",
+    "compare_to_baseline",
     "corrected_resampled_ttest",
     "delong_covariance",
     "delong_test",
@@ -49,6 +52,8 @@ __all__ = [
     "precision_recall_band",
     "proportion_ci",
     "rank_models",
+    "risk_bound",
+    "risk_bound_sample_size",
     "roc_band",
     "sign_test",
     "ttest_5x2cv",

@@ -5,7 +5,7 @@ or of the mean and standard deviation of a handful of fold scores, so it costs
 microseconds whatever the size of the test set.
 
 - :func:`proportion_ci`: a binomial proportion ``k / n`` (Wilson, normal/Wald,
-  Agresti-Coull, Clopper-Pearson, Jeffreys).
+  Agresti-Coull, Clopper-Pearson, Jeffreys, Hoeffding).
 - :func:`error_rate_ci`: the error rate of predictions, ``k`` = misclassified rows.
 - :func:`~assay.inference._difference_interval.difference_ci` (its own module): the
   difference of two proportions measured on two independent test sets.
@@ -44,7 +44,14 @@ __all__ = [
     "proportion_ci",
 ]
 
-PROPORTION_METHODS = ("wilson", "normal", "agresti_coull", "clopper_pearson", "jeffreys")
+PROPORTION_METHODS = (
+    "wilson",
+    "normal",
+    "agresti_coull",
+    "clopper_pearson",
+    "jeffreys",
+    "hoeffding",
+)
 MEAN_METHODS = ("t", "normal")
 
 # A warning raised in a helper called by a public function points at the user's call.
@@ -137,7 +144,12 @@ def _proportion_bounds(
     elif method == "jeffreys":
         low = 0.0 if k == 0 else beta_quantile(k + 0.5, n - k + 0.5, alpha / 2.0)
         high = 1.0 if k == n else beta_quantile(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0)
-    if method in ("clopper_pearson", "jeffreys"):
+    if method == "hoeffding":
+        # 2 exp(-2 n eps^2) = alpha ("Estimation of the hypothesis real risk", Theorem
+        # 6.5.1 with one hypothesis)
+        half_width = math.sqrt(math.log(2.0 / alpha) / (2.0 * n))
+        low, high = p - half_width, p + half_width
+    elif method in ("clopper_pearson", "jeffreys"):
         # the true bounds enclose k/n; for counts beyond 2**106 they lie within a unit
         # in the last place of it, which rounding of the float shape parameters can cross
         low, high = min(low, p), max(high, p)
@@ -197,14 +209,15 @@ def proportion_ci(
         Number of trials (test examples), at least 1.
     confidence_level : float, default=0.95
         Nominal coverage, in (0, 1).
-    method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys'}, \
-default='wilson'
+    method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys', \
+'hoeffding'}, default='wilson'
         ``'wilson'``: score interval (Wilson 1927).  ``'normal'``: the Wald interval
         ``p ± z sqrt(p(1-p)/n)`` of the lecture texts ("Estimation of the hypothesis real
         risk"; Honavar, "Evaluating model performance").  ``'agresti_coull'``: the Wald
         interval around ``(k + z²/2) / (n + z²)``.  ``'clopper_pearson'``: exact
         interval from beta quantiles.  ``'jeffreys'``: equal-tailed interval of the
-        Beta(k + 1/2, n - k + 1/2) posterior.
+        Beta(k + 1/2, n - k + 1/2) posterior.  ``'hoeffding'``: distribution-free
+        ``p ± sqrt(log(2 / α) / (2n))`` from Hoeffding's inequality.
 
     Returns
     -------
@@ -250,6 +263,12 @@ default='wilson'
       proportion nears 0 or 1.  ``statsmodels`` (``proportion_confint(method=
       'jeffreys')``) takes the plain beta quantiles at ``k = 0`` and ``k = n`` too,
       so its bounds differ there (by a small amount).
+    - Hoeffding: ``p ± sqrt(log(2/α) / (2n))``, the ``eps`` at which Hoeffding's bound
+      ``P(|p - π| > eps) <= 2 exp(-2 n eps²)`` equals ``α`` ("Estimation of the
+      hypothesis real risk", Theorem 6.5.1 with one hypothesis; Hoeffding 1963; see
+      :func:`assay.risk_bound`).  It uses no variance, only that each trial lies in
+      [0, 1]: coverage at least the nominal level for every ``n`` and every true
+      proportion, at the price of a width that does not shrink near 0 or 1.
 
     Normal-based bounds are clipped to [0, 1].  The interval treats the ``n`` test
     examples as independent draws; it says nothing about the variation due to the
@@ -267,7 +286,8 @@ default='wilson'
     Statistician 52 (1998).  R. G. Newcombe, "Two-sided confidence intervals for the
     single proportion: comparison of seven methods", Statistics in Medicine 17
     (1998a).  L. D. Brown, T. T. Cai and A. DasGupta, "Interval estimation for a
-    binomial proportion", Statistical Science 16 (2001).
+    binomial proportion", Statistical Science 16 (2001).  W. Hoeffding, "Probability
+    inequalities for sums of bounded random variables", JASA 58 (1963).
 
     Examples
     --------
@@ -334,8 +354,8 @@ def error_rate_ci(
         Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     confidence_level : float, default=0.95
         Nominal coverage, in (0, 1).
-    method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys'}, \
-default='wilson'
+    method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys', \
+'hoeffding'}, default='wilson'
         The interval of the binomial proportion; see :func:`proportion_ci`.
     sample_weight : array-like of shape (n_samples,), default=None
         **Frequency** weights: whole, non-negative numbers, row ``i`` counting as

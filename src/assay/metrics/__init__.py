@@ -9,6 +9,9 @@ from assay.metrics._agreement import (
     cohen_kappa_score,
     matthews_corrcoef,
 )
+from assay.metrics._baselines import (
+    baseline_score,
+)
 from assay.metrics._classification import (
     accuracy_score,
     error_rate,
@@ -56,11 +59,16 @@ from assay.metrics._regression import (
 from assay.metrics._report import (
     classification_report,
 )
+from assay.metrics._thresholds import (
+    optimal_threshold,
+    posterior_fdr_threshold,
+)
 
 __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "baseline_score",
     "bayes_decision",
     "classification_report",
     "cohen_kappa_score",
@@ -81,6 +89,8 @@ __all__ = [
     "mean_absolute_error",
     "mean_squared_error",
     "npv_score",
+    "optimal_threshold",
+    "posterior_fdr_threshold",
     "pr_auc_score",
     "precision_recall_curve",
     "precision_score",

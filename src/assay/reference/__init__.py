@@ -56,6 +56,7 @@ from ._regression import (
     root_mean_squared_error,
 )
 from ._report import classification_report
+from ._thresholds import baseline_score, optimal_threshold, posterior_fdr_threshold
 from ._two_model_tests import (
     cochrans_q,
     corrected_resampled_ttest,
@@ -74,6 +75,7 @@ __all__ = [
     "auc_ci",
     "average_precision_score",
     "balanced_accuracy_score",
+    "baseline_score",
     "bayes_decision",
     "bayes_error_rate",
     "bonferroni_dunn",
@@ -111,7 +113,9 @@ __all__ = [
     "nemenyi",
     "npv_score",
     "one_standard_error_rule",
+    "optimal_threshold",
     "paired_ttest",
+    "posterior_fdr_threshold",
     "pr_auc_score",
     "precision_at_recall",
     "precision_recall_band",

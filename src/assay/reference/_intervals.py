@@ -38,7 +38,8 @@ def proportion_ci(
     confidence_level : float
         Nominal coverage.
     method : str
-        'wilson', 'normal', 'agresti_coull', 'clopper_pearson' or 'jeffreys'.
+        'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys' or
+        'hoeffding'.
 
     Returns
     -------
@@ -59,6 +60,8 @@ def proportion_ci(
     - jeffreys: the ``alpha/2`` and ``1 - alpha/2`` quantiles of
       ``Beta(k+1/2, n-k+1/2)``, 0 at ``k = 0`` and 1 at ``k = n`` (Brown, Cai &
       DasGupta 2001, section 4.1.2).
+    - hoeffding: ``p -+ eps`` with ``2 exp(-2 n eps^2) = alpha`` (Hoeffding 1963;
+      "Estimation of the hypothesis real risk", Theorem 6.5.1 with one hypothesis).
 
     Every bound is clipped to [0, 1].
 
@@ -93,6 +96,9 @@ def proportion_ci(
         posterior = stats.beta(k + 0.5, n - k + 0.5)
         low = 0.0 if k == 0 else float(posterior.ppf(alpha / 2))
         high = 1.0 if k == n else float(posterior.ppf(1 - alpha / 2))
+    elif method == "hoeffding":
+        epsilon = math.sqrt(-math.log(alpha / 2) / (2 * n))
+        low, high = p - epsilon, p + epsilon
     else:
         raise ValueError(f"unknown method {method!r}")
     return p, _clip(low, 0.0, 1.0), _clip(high, 0.0, 1.0)
