@@ -183,3 +183,35 @@ def test_read_table_names_the_bad_value(tmp_path) -> None:
         ValueError, match=r"l.pq, row 1: column 'score' holds '0.5', which is not a number\."
     ):
         read_table(tmp_path / "l.pq", ["name", "score"], {"score"})
+
+
+def test_parquet_row_groups_are_read_one_by_one_into_arrays_of_all_rows(tmp_path) -> None:
+    # Row groups of 3 rows (and files of 5 and 2): each group is converted and copied
+    # into arrays the reader owns (writeable, not pyarrow's buffers), with the values
+    # and types of pyarrow's conversion of the whole table; an integer column with a
+    # missing value in one group only is float with NaN, text and booleans with a
+    # missing value are objects, as for the whole table.
+    whole = pyarrow.table(
+        {
+            "count": pyarrow.array([1, 2, None, 4, 5, 6, 7, 8], pyarrow.int64()),
+            "score": np.linspace(0.0, 1.0, 8),
+            "label": pyarrow.array(list("abcdefgh")),
+            "flag": pyarrow.array([True, None, False, True, True, False, True, True]),
+            "row": np.arange(8),
+        }
+    )
+    pq.write_table(whole, tmp_path / "groups.parquet", row_group_size=3)
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pq.write_table(whole.slice(0, 5), folder / "part-0.parquet", row_group_size=2)
+    pq.write_table(whole.slice(5), folder / "part-1.parquet")
+    names = list(whole.column_names)
+    for source in (tmp_path / "groups.parquet", folder):
+        read = read_columns(source, names)
+        for name in names:
+            expected = whole.column(name).to_numpy()
+            assert read[name].dtype == expected.dtype
+            assert read[name].flags.writeable and read[name].flags.owndata
+            assert [x if x == x else "nan" for x in read[name].tolist()] == [
+                x if x == x else "nan" for x in expected.tolist()
+            ]

@@ -379,6 +379,30 @@ def test_models_on_threads_give_the_same_bits(monkeypatch):
         np.testing.assert_array_equal(threaded.covariance, serial.covariance)
 
 
+def test_models_of_many_rows_are_sorted_one_after_the_other(monkeypatch):
+    """Above ``_PARALLEL_MAX_ROWS`` rows one thread sorts the models in turn (each
+    model's sort words would add up in memory); between the bounds, one per model."""
+    from assay.inference import _delong
+
+    threads = []
+    run = _delong._run_on_threads
+
+    def counted(task, count, n_threads):
+        threads.append(n_threads)
+        return run(task, count, n_threads)
+
+    monkeypatch.setattr(_delong, "_run_on_threads", counted)
+    monkeypatch.setattr(_delong, "_PARALLEL_MIN_ROWS", 0)
+    generator = np.random.default_rng(13)
+    y = generator.integers(0, 2, 500)
+    a, b = generator.normal(size=500) + y, generator.normal(size=500) + y
+    threaded = assay.delong_test(y, a, b)
+    monkeypatch.setattr(_delong, "_PARALLEL_MAX_ROWS", 499)
+    serial = assay.delong_test(y, a, b)
+    assert threads == [min(2, _delong.n_workers()), 1]
+    assert (serial.statistic, serial.pvalue) == (threaded.statistic, threaded.pvalue)
+
+
 def test_large_near_tied_data_agree_with_the_one_model_path():
     """At 2e5 rows (positions of 17 bits, collisions in the leading bits of the scores),
     the paired placements give the AUCs of ``roc_auc_score`` and the variances of

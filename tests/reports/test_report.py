@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from itertools import combinations
 
 import numpy as np
@@ -394,3 +395,30 @@ def test_roc_auc_bootstrap_of_tied_scores_is_drawn_on_its_own(data) -> None:
         assay.roc_auc_score, tied["y"], tied["a"], n_resamples=N_RESAMPLES, rng=SEED
     )
     assert result.model("a").row("roc_auc_bootstrap").interval == _interval(direct)
+
+
+def test_report_lets_go_of_the_label_column_it_read(data, monkeypatch) -> None:
+    # The labels live on as one byte a row: the column read (int64 here) is let go
+    # before the resampling starts, so it is no part of the report's peak memory.
+    from assay.reports import _build
+
+    read: dict[str, weakref.ref] = {}
+
+    def reading(path, columns):
+        table = {name: np.array(data[name]) for name in columns}  # copies: only here
+        read.update((name, weakref.ref(values)) for name, values in table.items())
+        return table
+
+    alive_then: dict[str, bool] = {}
+    comparisons = _build.auc_comparisons
+
+    def comparing(*args, **kwargs):
+        alive_then.update((name, ref() is not None) for name, ref in read.items())
+        return comparisons(*args, **kwargs)
+
+    monkeypatch.setattr(_build, "read_columns", reading)
+    monkeypatch.setattr(_build, "auc_comparisons", comparing)
+    result = assay.report("scores.parquet", target="y", scores=["a", "b"], n_resamples=5,
+                          rng=SEED)  # fmt: skip
+    assert alive_then == {"y": False, "a": True, "b": True}
+    assert result.model("a").row("roc_auc").estimate == assay.roc_auc_score(data["y"], data["a"])

@@ -436,3 +436,26 @@ def test_a_partial_of_an_assay_metric_keeps_the_fast_path_and_its_options():
     assert result.estimate == assay.pr_auc_score(y, a, method="11-point")
     with pytest.raises(ValueError, match=r"`metric` already binds max_fpr; pass each option once"):
         assay.compare(partial_auc, y, a, b, n_resamples=10, rng=0, max_fpr=0.3)
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_paired_plan_lays_model_b_out_as_a_stable_sort(keyed):
+    # Model B's rows in decreasing score order (ties in input order, as numpy's stable
+    # sort of the negated scores), each with its class, its tie flag and its position
+    # in model A's order (A's order as numpy's stable sort too, unless keyed: then alike
+    # rows are moved together within A's tie groups, and only the classes are checked).
+    y, a, b = two_models(n=6000, tied=True)
+    plan = _plans.paired_stream_plan(
+        y, a, b, pos_label=None, sample_weight=None, clusters=None, keyed=keyed
+    )
+    order_b = np.argsort(-b, kind="stable")
+    np.testing.assert_array_equal(plan.b.is_positive, y[order_b] == 1)
+    np.testing.assert_array_equal(plan.b.continues[:-1], b[order_b][1:] == b[order_b][:-1])
+    assert not plan.b.continues[-1]
+    assert plan.a_position_of_b.dtype == np.int64
+    np.testing.assert_array_equal(np.sort(plan.a_position_of_b), np.arange(6000))
+    np.testing.assert_array_equal(plan.a.is_positive[plan.a_position_of_b], plan.b.is_positive)
+    if not keyed:
+        position_in_a = np.empty(6000, dtype=np.int64)
+        position_in_a[np.argsort(-a, kind="stable")] = np.arange(6000)
+        np.testing.assert_array_equal(plan.a_position_of_b, position_in_a[order_b])

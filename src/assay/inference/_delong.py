@@ -42,6 +42,9 @@ __all__ = ["auc_ci", "auc_ci_result", "delong_covariance"]
 _EMPTY = np.empty(0, dtype=np.float64)
 _NAN = float("nan")
 _PARALLEL_MIN_ROWS = 100_000  # below this, the models are sorted one after the other
+# Above this, too: a model's sort words and keys take 16 bytes a row, and two at once
+# were the largest memory of a report of two models at 1e7 rows (0.67x its columns).
+_PARALLEL_MAX_ROWS = 4_000_000
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -161,8 +164,10 @@ class _Placements:
                 scores[r], positive, class_weights, self.weighted, totals, self.v10[r], self.v01[r]
             )
 
-        # one thread per model pays off only for large inputs (threads cost a start-up)
-        _run_on_threads(one_model, k, min(k, n_workers()) if n >= _PARALLEL_MIN_ROWS else 1)
+        # one thread per model pays off only for large inputs (threads cost a start-up),
+        # and only up to a size (their memory adds up)
+        threaded = _PARALLEL_MIN_ROWS <= n <= _PARALLEL_MAX_ROWS
+        _run_on_threads(one_model, k, min(k, n_workers()) if threaded else 1)
 
     @property
     def defined(self) -> bool:

@@ -144,6 +144,18 @@ def _float_column(values: np.ndarray, name: str) -> np.ndarray:
         ) from None
 
 
+def _predicted(
+    column: np.ndarray, name: str, labels: list[Any], positive: Any, target: str
+) -> np.ndarray:
+    """A prediction column as 0/1 bytes (1: the positive label)."""
+    unknown = sorted({_plain(v) for v in np.unique(column)} - set(labels), key=str)
+    if unknown:
+        raise ValueError(
+            f"column {name!r} holds labels {unknown} that are not labels of {target!r} ({labels})."
+        )
+    return (column == positive).astype(np.int8)
+
+
 def _cost(cost: Any) -> tuple[tuple[float, float], tuple[float, float]] | None:
     if cost is None:
         return None
@@ -296,16 +308,13 @@ def report(
     y_preds = {}
     for index, name in enumerate(score_names):
         if pred_names:
-            column = table[pred_names[index]]
-            unknown = sorted({_plain(v) for v in np.unique(column)} - set(labels), key=str)
-            if unknown:
-                raise ValueError(
-                    f"column {pred_names[index]!r} holds labels {unknown} that are not "
-                    f"labels of {target!r} ({labels})."
-                )
-            y_preds[name] = (column == positive).astype(np.int8)
+            y_preds[name] = _predicted(table[pred_names[index]], pred_names[index], labels,
+                                       positive, target)  # fmt: skip
         else:
             y_preds[name] = (y_scores[name] >= threshold).astype(np.int8)
+    # The label and prediction columns live on as bytes: the columns read are let go
+    # (a file's label column is a third of the columns read at two models).
+    del table
 
     if sample_weight is None:
         positive_weight = float(np.count_nonzero(y_true))

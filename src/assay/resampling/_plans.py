@@ -20,7 +20,7 @@ import numpy as np
 
 from assay._kernels import paired, resample, streaming
 from assay._kernels._cache import user_stacklevel
-from assay._kernels.sorting import descending_order
+from assay._kernels.sorting import descending_keys, descending_order, radix_sort_with_payload
 from assay._scaling import scale_free_weights
 from assay._validation import (
     as_1d,
@@ -417,16 +417,42 @@ def paired_stream_plan(
         cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
         n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
     del rows_a  # B's sort below needs the memory more
-    rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
+    if kept is None:  # every row: B's sort carries A's positions along, no index array
+        b_is_positive, b_continues, a_position_of_b = _rows_of_b(scores_b, a_is_positive, position)
+        b_value = _EMPTY_FLOAT
+    else:
+        rows_b, b_is_positive, b_continues, b_value = _merged_rows(
+            scores_b, positive, weights, kept
+        )
+        a_position_of_b = np.ascontiguousarray(position[rows_b])
     weighted = weights is not None
     return PairedStreamPlan(
         streaming.RowAtoms(a_is_positive, a_continues, a_value, False, weighted, key, repeats),
         streaming.RowAtoms(
             b_is_positive, b_continues, b_value, False, weighted, _EMPTY_KEY, _EMPTY_BOOL
         ),
-        np.ascontiguousarray(position[rows_b]),
+        a_position_of_b,
         streaming.Clusters(cluster_of_atom, n_clusters),
     )
+
+
+def _rows_of_b(
+    scores_b: np.ndarray, a_is_positive: np.ndarray, position: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every row in B's decreasing score order: class flags, tie flags and positions in
+    A's order (``position``: each row's, in input order; sorted in place into the last).
+
+    The stable sort of B's keys moves each row's position in A's order along with its
+    key, which is :func:`descending_order` (the same stable sort, the rows' indices
+    moved along) followed by the gather ``position[order]``, without the order and the
+    gathered scores.  Equal keys are equal scores (finite; -0.0 is +0.0).
+    """
+    keys = descending_keys(np.ascontiguousarray(scores_b))
+    radix_sort_with_payload(keys, position)
+    continues = np.zeros(keys.shape[0], dtype=bool)
+    continues[:-1] = keys[1:] == keys[:-1]
+    del keys
+    return np.ascontiguousarray(a_is_positive[position]), continues, position
 
 
 class JointCells(NamedTuple):
