@@ -6,21 +6,24 @@ every callee again, and each callee compiles (or loads) the signatures it is cal
 with.  Three things multiply the work: a signature per input dtype, a signature per
 literal argument (Numba types a constant ``0`` or ``True`` passed to another kernel
 as a literal and compiles the callee once more for it), and a branch on the scan's
-direction, which would compile both directions although only one runs.
+direction, which would compile both directions although only one runs.  Small helpers
+are not compiled on their own at all: they are inlined into the kernels that call them
+(:func:`assay._kernels._jit.jit_inline`), which is seen in the caller's typed code.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections import Counter
 
 import numba
 import numpy as np
 import pytest
-from numba.core import types
+from numba.core import ir, types
 
 import assay.reference
-from assay._kernels import atoms, draws, pieces, ranking, resample, streaming
+from assay._kernels import _rng, atoms, draws, pieces, ranking, resample, streaming
 from assay._kernels.labels import first_distinct
 from assay._kernels.scans.roc_auc import RocAuc
 from assay._labels import few_distinct_values
@@ -48,9 +51,42 @@ def _with_literals(dispatcher) -> list:
     ]
 
 
-def _roc_auc_signatures(dispatcher) -> list:
-    options_type = numba.typeof(RocAuc(1.0))
-    return [signature for signature in dispatcher.signatures if signature[0] == options_type]
+def _compiled_lines(dispatcher, signatures=None) -> set[tuple[str, int]]:
+    """(file, line) of every statement of the dispatcher's compiled code (its typed IR),
+    the helpers inlined into it included, and of the functions that the overloads it calls
+    supplied for its calls (a scan's direction, a draw's scheme)."""
+    lines = set()
+    for arguments, compiled in dispatcher.overloads.items():
+        if signatures is not None and arguments not in signatures:
+            continue
+        annotation = compiled.type_annotation
+        if annotation is None:  # loaded from the disk cache: no typed code
+            continue
+        for block in annotation.blocks.values():
+            lines.update((statement.loc.filename, statement.loc.line) for statement in block.body)
+        for call, signature in annotation.calltypes.items():
+            if not (isinstance(call, ir.Expr) and call.op == "call"):
+                continue
+            templates = getattr(annotation.typemap.get(call.func.name), "templates", ())
+            for template in templates:
+                for cached in getattr(template, "_impl_cache", {}).values():
+                    implementation = cached[0] if isinstance(cached, tuple) else None
+                    if hasattr(implementation, "overloads"):
+                        lines |= _compiled_lines(implementation, {signature.args})
+    return lines
+
+
+def _lines_of(kernel) -> set[tuple[str, int]]:
+    """(file, line) of every line of a kernel's body (after its ``def`` line)."""
+    source, first = inspect.getsourcelines(kernel.py_func)
+    filename = kernel.py_func.__code__.co_filename
+    start = next(k for k, line in enumerate(source) if line.lstrip().startswith("def ")) + 1
+    return {(filename, first + k) for k in range(start, len(source))}
+
+
+def _inlined(kernel, caller) -> bool:
+    """Whether ``kernel``'s code was compiled into ``caller`` (a fresh dispatcher)."""
+    return bool(_lines_of(kernel) & _compiled_lines(caller))
 
 
 def test_labels_of_one_width_share_one_specialisation_of_the_label_scan() -> None:
@@ -70,28 +106,31 @@ def test_signed_labels_keep_their_values_and_order() -> None:
     assert few_distinct_values(labels, 2) is None
 
 
-def test_a_forward_scan_compiles_no_backward_fold_and_no_literal_callees() -> None:
+def test_a_forward_scan_compiles_no_backward_fold_and_inlines_its_helpers() -> None:
     sorted_data = sort_binary(_Y, _SCORES)
     arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
-    value = _fresh(pieces.scan_merged)(RocAuc(1.0), *arguments)
+    kernel = _fresh(pieces.scan_merged)
+    value = kernel(RocAuc(1.0), *arguments)
     assert value == assay.reference.roc_auc_score(_Y, _SCORES)  # exact: integer counts
-    assert _roc_auc_signatures(pieces._merged_forward)
-    assert not _roc_auc_signatures(pieces._merged_backward)
-    assert not _with_literals(atoms.next_tie_group)
+    assert _inlined(pieces._merged_forward, kernel)
+    assert not _inlined(pieces._merged_backward, kernel)
+    assert not _inlined(pieces._group_backward, kernel)
+    for helper in (atoms.next_tie_group, pieces.class_weights, pieces.make_context):
+        assert _inlined(helper, kernel), helper.__name__
 
 
-def test_the_one_piece_scan_compiles_one_direction_without_literal_callees() -> None:
+def test_the_one_piece_scan_compiles_one_direction_and_inlines_its_helpers() -> None:
     positive = np.array([1.0, 0.0, 2.0, 1.0])
     negative = np.array([0.0, 1.0, 1.0, 2.0])
-    value = _fresh(pieces.scan)(RocAuc(1.0), positive, negative, True)
+    kernel = _fresh(pieces.scan)
+    value = kernel(RocAuc(1.0), positive, negative, True)
     # the same atoms as rows: one tie group per distinct score, from the highest
     y = np.array([1, 0, 1, 1, 0, 1, 0, 0])
     s = np.array([4.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0])
     assert value == assay.reference.roc_auc_score(y, s)
-    assert _roc_auc_signatures(pieces._piece_forward)
-    assert not _roc_auc_signatures(pieces._piece_backward)
-    assert not _with_literals(pieces._piece_forward)
-    assert not _with_literals(pieces.piece_totals)
+    assert _inlined(pieces._piece_forward, kernel)
+    assert not _inlined(pieces._piece_backward, kernel)
+    assert _inlined(pieces.piece_totals, kernel)
 
 
 def test_a_curve_compiles_its_walk_once() -> None:
@@ -106,9 +145,7 @@ def test_a_curve_compiles_its_walk_once() -> None:
 
 
 def _atoms_of_their_own(cells: bool) -> tuple[streaming.RowAtoms, np.ndarray, np.ndarray]:
-    """The atoms of ``_Y``, ``_SCORES`` (tie cells of the rounded scores when ``cells``),
-    with ``continues`` a strided view: a type no other test compiles, so the signatures
-    found on the draws below come from this test's call alone."""
+    """The atoms of ``_Y``, ``_SCORES`` (tie cells of the rounded scores when ``cells``)."""
     scores = np.round(_SCORES, 1) if cells else _SCORES
     order = np.argsort(-scores, kind="stable")
     ordered, labels = scores[order], _Y[order].astype(bool)
@@ -123,30 +160,30 @@ def _atoms_of_their_own(cells: bool) -> tuple[streaming.RowAtoms, np.ndarray, np
         value = np.array(sizes, dtype=np.float64)
     else:
         value = np.empty(0)
-    continues = np.repeat(rows, 2)[::2]  # not contiguous: its own array type
     row_atoms = streaming.RowAtoms(
-        labels, continues, value, cells, False, np.empty(0, np.uint64), np.empty(0, np.bool_)
+        labels, rows, value, cells, False, np.empty(0, np.uint64), np.empty(0, np.bool_)
     )
     return row_atoms, labels, ordered
-
-
-def _signatures_for(dispatcher, row_atoms) -> list:
-    atoms_type = numba.typeof(row_atoms)
-    return [signature for signature in dispatcher.signatures if signature[0] == atoms_type]
 
 
 @pytest.mark.parametrize("cells", [False, True])
 def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     row_atoms, labels, scores = _atoms_of_their_own(cells)
-    draw = resample.Draw(resample.MULTINOMIAL, np.uint64(7), 2)
-    value, counts = streaming.traced_replicate(
-        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0), draw
-    )
-    sizes = row_atoms.value if cells else np.ones(labels.shape[0])
-    assert counts.sum() == sizes.sum()  # a multinomial replicate draws n rows
+    n = labels.shape[0]
+    replicate = _fresh(streaming._replicate)
+    trace = np.zeros(n, dtype=np.int64)
+    value, _ = replicate(
+        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0),
+        resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
+        _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0), streaming._sums(0),
+        np.bool_(False), trace,
+    )  # fmt: skip
+    sizes = row_atoms.value if cells else np.ones(n)
+    assert trace.sum() == sizes.sum()  # a multinomial replicate draws n rows
     # the replicate's value is the AUC of its rows, each counted as often as drawn
-    assert value == assay.reference.roc_auc_score(labels, scores, sample_weight=counts)
-    assert _signatures_for(draws._multinomial_block, row_atoms)
-    assert not _signatures_for(draws._stratified_block, row_atoms)
-    assert not _signatures_for(draws._poisson_block, row_atoms)
-    assert not _signatures_for(draws._poisson_counts, row_atoms)
+    assert value == assay.reference.roc_auc_score(labels, scores, sample_weight=trace)
+    assert _inlined(draws._multinomial_block, replicate)
+    assert _inlined(draws._take, replicate)
+    assert not _inlined(draws._stratified_block, replicate)
+    assert not _inlined(draws._poisson_block, replicate)
+    assert not _inlined(draws._poisson_counts, replicate)

@@ -227,15 +227,36 @@ _OPTIONS: dict[str, Any] = {
 }
 
 
-# Options of the functions that Numba inlines from an ``overload`` (the compile-time
-# dispatch of the ranking scans): their code is compiled into, and cached with, the
-# kernel that calls them, so they keep no cache of their own.
+# Options of the functions an ``overload`` supplies (the compile-time dispatch of the
+# ranking scans, of a scan's direction and of a draw's scheme): they are compiled with,
+# and cached with, the kernel that calls them, so they keep no cache of their own.  (An
+# overload marked ``inline="always"`` is compiled on its own as well, to type it, and then
+# typed once more inside its caller: the choice of a direction or a scheme, whose function
+# is large, is a plain call instead.)
 OVERLOAD_OPTIONS: Any = {"nogil": True, "error_model": "numpy"}
 
 
 def jit(function: F) -> F:
     """Compile ``function`` with the package's options (serial kernel)."""
     dispatcher = numba.njit(**_OPTIONS)(function)
+    if CACHE:
+        recover_unreadable_files(dispatcher)
+    return cast(F, dispatcher)
+
+
+def jit_inline(function: F) -> F:
+    """Compile ``function`` with the package's options, inlined into the kernels calling it.
+
+    A kernel that calls it gets its body (Numba inlines it before typing), so it is
+    not compiled on its own for that caller: no function of its own to type, lower,
+    optimise, link and write to the cache, which is a fixed cost per compiled function
+    that small helpers pay several times over their own size.  Called from Python it is
+    an ordinary cached kernel.  For small helpers only: a large one is typed again in
+    every caller, and Numba's typing grows faster than the size of a function (the
+    binomial sampler with its two algorithms inlined compiled slower than as five
+    functions).
+    """
+    dispatcher = numba.njit(inline="always", **_OPTIONS)(function)
     if CACHE:
         recover_unreadable_files(dispatcher)
     return cast(F, dispatcher)

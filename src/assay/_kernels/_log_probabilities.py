@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 from assay._kernels._rng_tables import stirling_error_table
 
 __all__: list[str] = []
@@ -32,7 +32,7 @@ _S4 = 1.0 / 1188.0
 _STIRLING_ERROR = stirling_error_table(32)
 
 
-@jit
+@jit_inline
 def _stirling_error(k):
     """``log k! - ((k + 1/2) log k - k + log(2 pi) / 2)`` for an integer ``k >= 1``.
 

@@ -58,7 +58,7 @@ import math
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 from assay._kernels._log_probabilities import (
     _binomial_log_ratio,
     _poisson_log_pmf,
@@ -96,7 +96,7 @@ _GUIDE_SHIFT = np.uint64(64 - 8)
 # --- the generator ------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _mix13(z):
     """Stafford's Mix13, SplitMix64's output function (a bijection of 64-bit words)."""
     z = (z ^ (z >> _SHIFT_30)) * _MIX13_1
@@ -104,7 +104,7 @@ def _mix13(z):
     return z ^ (z >> _SHIFT_31)
 
 
-@jit
+@jit_inline
 def _murmur_mix(z):
     """MurmurHash3's 64-bit finaliser fmix64 (a bijection of 64-bit words)."""
     z = (z ^ (z >> _SHIFT_33)) * _MURMUR_1
@@ -112,7 +112,7 @@ def _murmur_mix(z):
     return z ^ (z >> _SHIFT_33)
 
 
-@jit
+@jit_inline
 def keyed_stream(resample_state, key):
     """Initial state of the draws of the item named ``key`` within one resample.
 
@@ -144,7 +144,7 @@ def keyed_stream(resample_state, key):
     return np.uint64(resample_state) + (np.uint64(key) + _ONE) * _STREAM_STEP
 
 
-@jit
+@jit_inline
 def stream(seed, index):
     """Initial state of the stream of resample ``index`` under the master ``seed``.
 
@@ -164,7 +164,7 @@ def stream(seed, index):
     return _murmur_mix(keyed_stream(_murmur_mix(np.uint64(seed)), index))
 
 
-@jit
+@jit_inline
 def score_key(score_bits, tag):
     """Key naming an item by a float64 score and a tag: ``stream(bits, tag)``.
 
@@ -179,7 +179,7 @@ def score_key(score_bits, tag):
     return stream(bits, tag)
 
 
-@jit
+@jit_inline
 def next_u64(state):
     """SplitMix64 step: ``(value, new_state)``, value uniform on all 2**64 words.
 
@@ -190,21 +190,21 @@ def next_u64(state):
     return _mix13(state), state
 
 
-@jit
+@jit_inline
 def next_double(state):
     """``(u, new_state)`` with ``u`` uniform on the 2**53 multiples of 2**-53 in [0, 1)."""
     value, state = next_u64(state)
     return np.float64(value >> _SHIFT_11) * _UNIT, state
 
 
-@jit
+@jit_inline
 def _next_positive_double(state):
     """Like :func:`next_double` on (0, 1]: safe to take the logarithm of."""
     value, state = next_u64(state)
     return np.float64((value >> _SHIFT_11) + _ONE) * _UNIT, state
 
 
-@jit
+@jit_inline
 def next_below(bound, state):
     """``(k, new_state)`` with ``k`` exactly uniform on ``0, ..., bound - 1`` (int64).
 
@@ -352,7 +352,7 @@ def poisson(lam, state):
 # --- binomial --------------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _two_product(a, b):
     """``(x, e)`` with ``x = fl(a b)`` and ``x + e == a b`` exactly (Dekker 1971)."""
     product = a * b
@@ -366,7 +366,7 @@ def _two_product(a, b):
     return product, error
 
 
-@jit
+@jit_inline
 def _mode_and_fraction(n, p):
     """``(mode, fraction)`` with ``(n + 1) p = mode + fraction``, ``0 <= fraction < 1``.
 

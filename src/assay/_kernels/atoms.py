@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 
 
 @jit
@@ -31,7 +31,7 @@ def count_tie_groups(a, b):
     return groups
 
 
-@jit
+@jit_inline
 def next_tie_group(a, b, wa, wb, use_weights, i, j):
     """The tie group starting at positions ``i``, ``j`` of two ascending arrays.
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
@@ -43,7 +43,7 @@ from assay._kernels.sorting import descending_key, radix_sort_with_payload
 _WORD_BITS = 63  # packed words stay non-negative int64 (a row's word sorts as a number)
 
 
-@jit
+@jit_inline
 def _key_span(scores):
     """OR of ``key ^ first key`` over the rows: the key bits that vary between scores."""
     bits = scores.view(np.uint64)
@@ -147,14 +147,14 @@ def class_split(positive, weights, use_weights):
     return m, split_weights, total_positive, total_negative
 
 
-@jit
+@jit_inline
 def _full_key(word, class_keys, m, class_bit, position_mask):
     """The full key of the row of ``word`` (see :func:`packed_words`)."""
     position = word & position_mask
     return class_keys[position] if word & class_bit else class_keys[m + position]
 
 
-@jit
+@jit_inline
 def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask):
     """Sort ``words[start:end]`` stably by their rows' full keys."""
     keys = np.empty(end - start, dtype=np.uint64)
@@ -163,7 +163,7 @@ def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mas
     radix_sort_with_payload(keys, words[start:end])
 
 
-@jit
+@jit_inline
 def _order_run(words, start, end, class_keys, m, class_bit, position_mask):
     """Order a run of words of one prefix by full key, unless all its rows tie."""
     first = _full_key(words[start], class_keys, m, class_bit, position_mask)

@@ -31,17 +31,14 @@ import numba
 import numpy as np
 from numba.extending import overload
 
-from assay._kernels._jit import OVERLOAD_OPTIONS, jit
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline
 from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson
-from assay._kernels.resample import MULTINOMIAL, POISSON, STRATIFIED
+from assay._kernels.resample import _BLOCK, MULTINOMIAL, POISSON, STRATIFIED, full_block_indices
 
-_BLOCK_BITS = 12
-_BLOCK = 1 << _BLOCK_BITS
-_INDEX_MASK = np.uint64(_BLOCK - 1)
 _LOW_16 = np.uint64(0xFFFF)
 
 
-@jit
+@jit_inline
 def _draw_uniform(buffer, size, draws, state):
     """``draws`` exactly uniform indices into ``buffer[:size]`` (counts incremented).
 
@@ -50,16 +47,7 @@ def _draw_uniform(buffer, size, draws, state):
     of the ``2**16 mod size`` lowest products, which keeps them exactly uniform.
     """
     if size == _BLOCK:
-        drawn = 0
-        while drawn < draws:
-            bits, state = next_u64(state)
-            for _ in range(5):
-                if drawn == draws:
-                    break
-                buffer[np.int64(bits & _INDEX_MASK)] += 1
-                bits >>= np.uint64(_BLOCK_BITS)
-                drawn += 1
-        return state
+        return full_block_indices(buffer, draws, state)
     bound = np.uint64(size)
     threshold = np.uint64(65536 % size)
     drawn = 0
@@ -77,7 +65,7 @@ def _draw_uniform(buffer, size, draws, state):
     return state
 
 
-@jit
+@jit_inline
 def _take(total, size, remaining, state):
     """Draws falling in ``size`` of ``remaining`` units: a conditional binomial."""
     if total == 0 or size == 0:
@@ -176,7 +164,7 @@ def scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_state
     return draw(atoms, classes, buffers, start, counts, replicate_state, state, left)
 
 
-@overload(scheme_block, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(scheme_block, jit_options=OVERLOAD_OPTIONS)
 def _scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_state, state, left):
     # a branch on the scheme's value would compile every scheme into every replicate
     def multinomial(scheme, atoms, classes, buffers, start, counts, replicate_state, state,
@@ -200,7 +188,7 @@ def _scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_stat
     }[scheme]
 
 
-@jit
+@jit_inline
 def _multinomial_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
     """Multinomial counts: a conditional binomial per tie cell of several rows, else the
     block's total as a conditional binomial, spread by uniform indices into the block."""
@@ -221,7 +209,7 @@ def _multinomial_block(atoms, classes, buffers, start, counts, replicate_state, 
     return state, (draws, remaining, stratified)
 
 
-@jit
+@jit_inline
 def _stratified_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
     """Stratified counts: the multinomial draw within each class (class sizes kept)."""
     draws, remaining, stratified = left
@@ -248,7 +236,7 @@ def _stratified_block(atoms, classes, buffers, start, counts, replicate_state, s
     return state, (draws, remaining, stratified)
 
 
-@jit
+@jit_inline
 def _poisson_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
     """Poisson counts, each from its cell's keyed stream (the sequential stream unused)."""
     _poisson_counts(atoms, start, counts, replicate_state)
@@ -262,7 +250,7 @@ _SCHEME_DRAWS = {
 }
 
 
-@jit
+@jit_inline
 def draw_block(atoms, clusters, scheme, classes, buffers, start, counts, replicate_state, state,
                left):  # fmt: skip
     """The counts of atoms ``start .. start + len(counts) - 1`` of a replicate: whole
@@ -283,7 +271,7 @@ def draw_block(atoms, clusters, scheme, classes, buffers, start, counts, replica
                         left)  # fmt: skip
 
 
-@jit
+@jit_inline
 def draws_left(classes):
     """What a replicate has left to draw before its first block (see :func:`draw_block`)."""
     n = classes.n_positive + classes.n_negative

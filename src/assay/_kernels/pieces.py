@@ -31,7 +31,7 @@ import numpy as np
 from numba import prange
 from numba.extending import overload
 
-from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_parallel
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, jit_parallel
 from assay._kernels.atoms import next_tie_group
 from assay._kernels.ranking import DROP_NONE, curve_piece
 from assay._kernels.scans import (
@@ -53,7 +53,7 @@ EXACT_LIMIT = 2.0**61
 FLOAT_EXACT_LIMIT = 2.0**53
 
 
-@jit
+@jit_inline
 def piece_totals(positive, negative, start, end):
     """The positive and the negative weight of atoms ``start .. end - 1``."""
     total_positive = 0.0
@@ -64,7 +64,7 @@ def piece_totals(positive, negative, start, end):
     return total_positive, total_negative
 
 
-@jit
+@jit_inline
 def make_context(total_positive, total_negative, integer_counts):
     """The context of a scan: exact sums when the counts are integers and small enough."""
     twice_pairs = 2.0 * total_positive * total_negative
@@ -84,7 +84,7 @@ def below_summary(options, context, positive, negative, start, end, tp, fp):
     return summary
 
 
-@jit
+@jit_inline
 def _piece_forward(options, context, below, positive, negative, start, end, tp, fp):
     state = scan_start(options, context, below)
     for k in range(start, end):
@@ -94,7 +94,7 @@ def _piece_forward(options, context, below, positive, negative, start, end, tp, 
     return state
 
 
-@jit
+@jit_inline
 def _piece_backward(options, context, below, positive, negative, start, end, tp, fp):
     state = scan_start(options, context, below)
     piece_positive, piece_negative = piece_totals(positive, negative, start, end)
@@ -132,7 +132,7 @@ def _backward(options):
     return SCANS[options.instance_class].backward
 
 
-@overload(fold_piece, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(fold_piece, jit_options=OVERLOAD_OPTIONS)
 def _fold_piece(options, context, below, positive, negative, start, end, tp, fp):
     # a branch on ``folds_backward`` would compile both directions into every caller
     def backward(options, context, below, positive, negative, start, end, tp, fp):
@@ -242,7 +242,7 @@ def curve_pieces(scores, positive, negative, cuts, mode):
     return thresholds, true_positives, false_positives
 
 
-@jit
+@jit_inline
 def _group_backward(a, b, wa, wb, use_weights, i, j):
     """The tie group ending just before positions ``i``, ``j`` (walking down the scores)."""
     value = a[i - 1] if i > 0 and (j <= 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
@@ -257,7 +257,7 @@ def _group_backward(a, b, wa, wb, use_weights, i, j):
     return p, q, i, j
 
 
-@jit
+@jit_inline
 def class_weights(a, b, wa, wb, use_weights):
     """Total positive weight P and negative weight N of two classes' entries."""
     if not use_weights:
@@ -271,7 +271,7 @@ def class_weights(a, b, wa, wb, use_weights):
     return total_positive, total_negative
 
 
-@jit
+@jit_inline
 def _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
     state = scan_start(options, context, below)
     i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
@@ -284,7 +284,7 @@ def _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
     return state
 
 
-@jit
+@jit_inline
 def _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
     # ``tp``, ``fp``: the weight above the lowest tie group's bottom (all the piece's too)
     state = scan_start(options, context, below)
@@ -329,7 +329,7 @@ def merged_state(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, 
     return _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp)
 
 
-@overload(merged_state, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(merged_state, jit_options=OVERLOAD_OPTIONS)
 def _merged_state(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
     def backward(options, context, below, a, b, wa, wb, use_weights, tp, fp, p, q):
         return _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp + p,
@@ -401,7 +401,7 @@ def merged_cuts(a, b, n_pieces):
     return cuts_a, cuts_b
 
 
-@jit
+@jit_inline
 def _piece_entries(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece):
     """Piece ``piece`` of both classes (and of their weights when ``use_weights``)."""
     start_a, end_a = cuts_a[piece], cuts_a[piece + 1]
@@ -417,7 +417,7 @@ def _piece_weights(a, b, wa, wb, use_weights, cuts_a, cuts_b, piece):
     return class_weights(pa, pb, pwa, pwb, use_weights)
 
 
-@jit
+@jit_inline
 def _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp):
     summary = below_identity(options)
     i = np.int64(0)
@@ -438,7 +438,7 @@ def merged_below_summary(options, context, a, b, wa, wb, use_weights, tp, fp):
     return _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp)
 
 
-@overload(merged_below_summary, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(merged_below_summary, jit_options=OVERLOAD_OPTIONS)
 def _merged_below_summary(options, context, a, b, wa, wb, use_weights, tp, fp):
     def summary(options, context, a, b, wa, wb, use_weights, tp, fp):
         return _merged_below(options, context, a, b, wa, wb, use_weights, tp, fp)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import prange
 
-from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._jit import jit, jit_inline, jit_parallel
 from assay._kernels._rng import binomial, keyed_stream, next_below, next_u64, poisson, stream
 
 # Each scheme is a number of its own integer type, its value its code: a kernel taking a
@@ -72,6 +72,22 @@ _BLOCK = 1 << _BLOCK_BITS  # atoms per block of index draws: the block's counts 
 _INDEX_MASK = np.uint64(_BLOCK - 1)
 
 
+@jit_inline
+def full_block_indices(buffer, draws, state):
+    """``draws`` exactly uniform indices into a full block ``buffer`` of ``_BLOCK`` atoms
+    (counts incremented): five 12-bit indices from every 64-bit draw."""
+    drawn = 0
+    while drawn < draws:
+        bits, state = next_u64(state)
+        for _ in range(5):
+            if drawn == draws:
+                break
+            buffer[np.int64(bits & _INDEX_MASK)] += 1
+            bits >>= np.uint64(_BLOCK_BITS)
+            drawn += 1
+    return state
+
+
 @jit
 def _rows_multinomial(total, counts, state):
     """Counts of ``total`` uniform draws over ``len(counts)`` atoms of one row each."""
@@ -92,16 +108,7 @@ def _rows_multinomial(total, counts, state):
         remaining_draws -= block_total
         remaining_atoms -= size
         if size == _BLOCK:
-            # five exactly uniform 12-bit indices from every 64-bit draw
-            drawn = 0
-            while drawn < block_total:
-                bits, state = next_u64(state)
-                for _ in range(5):
-                    if drawn == block_total:
-                        break
-                    counts[start + np.int64(bits & _INDEX_MASK)] += 1
-                    bits >>= np.uint64(_BLOCK_BITS)
-                    drawn += 1
+            state = full_block_indices(counts[start:end], block_total, state)
         else:
             for _ in range(block_total):
                 index, state = next_below(size, state)

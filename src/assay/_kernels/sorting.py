@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from assay._kernels._arrays import copy_into
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 
 _SIGN = np.uint64(0x8000000000000000)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -30,7 +30,7 @@ _MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
 _MSD_BITS = 11
 
 
-@jit
+@jit_inline
 def descending_key(bits: np.uint64) -> np.uint64:
     """Key of one float64 (given by its raw bits) such that larger floats sort first."""
     if bits == _SIGN:  # -0.0 is +0.0
@@ -55,7 +55,7 @@ def keys_to_scores(keys: np.ndarray) -> np.ndarray:
     return bits.view(np.float64)
 
 
-@jit
+@jit_inline
 def _digit_plan(keys):
     """(lowest varying bit, digit width, number of digits) for sorting ``keys``.
 
@@ -85,7 +85,7 @@ def _digit_plan(keys):
     return low, width, n_digits
 
 
-@jit
+@jit_inline
 def _digit_histograms(keys, low, width, n_digits):
     counts = np.zeros((n_digits, 1 << width), dtype=np.int64)
     mask = np.uint64((1 << width) - 1)
@@ -96,7 +96,7 @@ def _digit_histograms(keys, low, width, n_digits):
     return counts
 
 
-@jit
+@jit_inline
 def _insertion_sort(keys, start, end):
     """Insertion sort of ``keys[start:end]``."""
     for i in range(start + 1, end):
@@ -147,7 +147,7 @@ def _lsd(keys, scratch, start, end):
         copy_into(keys[start:end], source[start:end])
 
 
-@jit
+@jit_inline
 def _varying_bits(keys):
     """The bits (as uint64) that differ between some two of ``keys``."""
     first = np.uint64(keys[0])
@@ -157,7 +157,7 @@ def _varying_bits(keys):
     return varying
 
 
-@jit
+@jit_inline
 def _top_digit(varying):
     """(shift, bits) of the most significant digit of the ``varying`` bits; ``bits`` is 0
     when no bit varies (all keys are equal)."""
@@ -170,7 +170,7 @@ def _top_digit(varying):
     return np.uint64(high + 1 - top_bits), top_bits
 
 
-@jit
+@jit_inline
 def _scatter_by_top_digit(keys, scratch, shift, top_bits):
     """One most-significant-digit pass: ``keys`` into ``scratch`` grouped (stably) by
     their digit at ``shift``; returns where each bucket starts (and the end)."""
@@ -217,7 +217,7 @@ def radix_sort(keys: np.ndarray) -> np.ndarray:
     return keys
 
 
-@jit
+@jit_inline
 def _insertion_sort_with_payload(keys, payload, start, end):
     """Stable insertion sort of ``keys[start:end]`` with its payload."""
     for i in range(start + 1, end):
@@ -323,7 +323,7 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     copy_into(payload, scratch_payload)
 
 
-@jit
+@jit_inline
 def descending_keys(scores: np.ndarray) -> np.ndarray:
     """The uint64 keys of ``scores`` (unsorted)."""
     bits = scores.view(np.uint64)
@@ -342,7 +342,7 @@ def descending_order(scores: np.ndarray) -> np.ndarray:
     return order
 
 
-@jit
+@jit_inline
 def _float_key(bits, negative_zero, all_ones):
     """The order-preserving key of a float's raw bits (-0.0 has the key of +0.0)."""
     if bits == negative_zero:
@@ -350,7 +350,7 @@ def _float_key(bits, negative_zero, all_ones):
     return bits ^ all_ones if bits & negative_zero else bits | negative_zero
 
 
-@jit
+@jit_inline
 def _float_bits(key, negative_zero, all_ones):
     """Inverse of :func:`_float_key` (giving +0.0 for both zeros)."""
     return key ^ negative_zero if key & negative_zero else key ^ all_ones

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit_inline
 from assay._kernels.scans import Scan
 
 
@@ -69,7 +69,7 @@ def finish(options, context, state):
     return 0.5 * (1.0 + (value - min_area) / (max_fpr - min_area))
 
 
-@jit
+@jit_inline
 def group_placements(total_positive, total_negative, tp, fp, p, q):
     """DeLong's placements of a tie group's rows, ``(V10, V01)``.
 
