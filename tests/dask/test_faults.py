@@ -1,0 +1,163 @@
+"""A worker process killed in the middle of a computation: Dask recomputes the tasks it
+held, and the result is still exactly the one-machine value.
+
+The kill lands at a fixed point of the graph, not at a time. The scheduler of a
+``LocalCluster`` runs in this process; a scheduler plugin watches the tasks finish and,
+when the first task of a given kind has finished, kills the worker process that holds
+its result (SIGKILL, as a crash or the kernel's out-of-memory killer would), inside the
+scheduler's handling of that very completion. The final result depends on every task of
+that kind, so it cannot exist yet: the kill always lands mid-computation, and the
+killed worker's results (that task's among them) are lost and must be recomputed. The
+kill points:
+
+* ``summarise_partition``: the first pass (checks and samples of the input partitions);
+* ``shuffle-transfer``: the first input partition handed to the shuffle (the shuffle is
+  under way; Dask's peer-to-peer shuffle restarts when a participating worker leaves);
+* ``bucket_atoms``: the first bucket sorted into its tie groups, after the shuffle;
+* ``replicate_totals``: the first bucket's per-replicate totals of a bootstrap.
+
+The cluster is this module's own (the session's cluster is not disturbed); its nannies
+start a new worker process after each kill.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import assay
+import assay.dask
+import dask
+from tests.dask.conftest import partitioned
+
+distributed = pytest.importorskip("distributed")
+from dask.utils import key_split  # noqa: E402
+from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
+
+SEED = 20261126
+# 3e4 rows in 6 uneven partitions, one of them empty
+SIZES = (7_000, 4_000, 0, 9_000, 6_000, 4_000)
+N_RESAMPLES = 40
+
+
+def _rows() -> pd.DataFrame:
+    """Tied scores (rounded to 0.01, a fifth of the rows at 0.0)."""
+    n = sum(SIZES)
+    rng = np.random.default_rng(SEED)
+    y = rng.integers(0, 2, n)
+    score = np.round(rng.normal(size=n) + y, 2)
+    score[rng.random(n) < 0.2] = 0.0
+    return pd.DataFrame({"y": y, "score": score})
+
+
+class KillOnFirst(SchedulerPlugin):
+    """Kill the worker holding the first finished task named ``name`` (once)."""
+
+    def __init__(self, name: str, pids: dict[str, int]) -> None:
+        self.name = name
+        self.pids = pids
+        self.killed: tuple[str, int] | None = None
+
+    def transition(
+        self, key: Any, start: str, finish: str, *args: Any, stimulus_id: str, **kwargs: Any
+    ) -> None:
+        if self.killed is None and finish == "memory" and key_split(key) == self.name:
+            worker = kwargs["worker"]
+            os.kill(self.pids[worker], signal.SIGKILL)
+            self.killed = (worker, self.pids[worker])
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            worker_dashboard_address=None,
+            local_directory=str(tmp_path_factory.mktemp("dask-faults")),
+            # the nannies log each kill and restart at WARNING; the test checks them
+            silence_logs=logging.ERROR,
+        ) as local_cluster,
+        distributed.Client(local_cluster, set_as_default=False) as client,
+    ):
+        yield local_cluster, client
+
+
+@pytest.fixture(scope="module")
+def rows() -> tuple[pd.DataFrame, Any]:
+    frame = _rows()
+    return frame, partitioned(frame, SIZES)
+
+
+def _compute_with_a_kill(
+    cluster: Any, name: str, build: Callable[[], Any]
+) -> tuple[Any, tuple[str, int]]:
+    """The lazy value ``build()`` computed on the cluster, the worker holding the first
+    finished ``name`` task killed; the value and the killed ``(address, pid)``.
+
+    The graph is built with the cluster's client current, as a user's call with a
+    client: Dask's shuffle is then its peer-to-peer shuffle (without a client, it is
+    the shuffle through local files).
+    """
+    local_cluster, client = cluster
+    client.wait_for_workers(2)  # the worker killed by the previous test is back
+    pids = client.run(os.getpid)
+    plugin = KillOnFirst(name, pids)
+    # the scheduler runs in this process: the plugin is added directly (the cluster is
+    # idle, no transition is being handled)
+    local_cluster.scheduler.add_plugin(plugin, name="kill-on-first")
+    try:
+        with client.as_current():
+            (value,) = dask.compute(build(), scheduler=client.get)
+    finally:
+        local_cluster.scheduler.remove_plugin(name="kill-on-first")
+    assert plugin.killed is not None, f"no {name} task finished"
+    return value, plugin.killed
+
+
+def _assert_killed(cluster: Any, killed: tuple[str, int]) -> None:
+    """The killed worker process is gone, and its nanny started another."""
+    _, client = cluster
+    client.wait_for_workers(2)
+    address, pid = killed
+    assert pid not in client.run(os.getpid).values()
+    assert address not in client.scheduler_info()["workers"]
+
+
+@pytest.mark.parametrize("name", ["summarise_partition", "shuffle-transfer", "bucket_atoms"])
+def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
+    frame, ddf = rows
+    value, killed = _compute_with_a_kill(
+        cluster, name, lambda: assay.dask.roc_auc_score(ddf["y"], ddf["score"], compute=False)
+    )
+    _assert_killed(cluster, killed)
+    assert value == assay.roc_auc_score(frame["y"].to_numpy(), frame["score"].to_numpy())
+
+
+def test_bootstrap_survives_a_killed_worker(cluster, rows):
+    frame, ddf = rows
+
+    def build() -> Any:
+        return assay.dask.bootstrap(
+            assay.roc_auc_score, ddf["y"], ddf["score"], n_resamples=N_RESAMPLES, rng=SEED,
+            compute=False,
+        )  # fmt: skip
+
+    result, killed = _compute_with_a_kill(cluster, "replicate_totals", build)
+    _assert_killed(cluster, killed)
+    expected = assay.bootstrap(
+        assay.roc_auc_score, frame["y"].to_numpy(), frame["score"].to_numpy(),
+        n_resamples=N_RESAMPLES, rng=SEED, resampling="poisson",
+    )  # fmt: skip
+    assert np.array_equal(result.bootstrap_distribution, expected.bootstrap_distribution)
+    assert result.confidence_interval == expected.confidence_interval
+    assert result.estimate == expected.estimate
