@@ -37,7 +37,7 @@ def default_test_command() -> list[str]:
     Returns
     -------
     list of str
-        For example ``["python", "-m", "pytest", "-m", "not slow"]``.
+        For example ``["python", "-m", "pytest", "-m", "not slow", "-n", "auto", ...]``.
 
     Raises
     ------

@@ -22,16 +22,24 @@ cache folder.  This module adds three things to Numba's cache, wherever it lives
   kernel's files instead, warns once per process with a
   :class:`~assay.exceptions.CompilationCacheWarning`, and lets Numba recompile; the
   kernel is then written afresh, so the next process is clean.
+* **Processes take turns.**  Numba writes each file atomically, but a kernel's index and
+  its data files are separate: two processes saving two signatures of one kernel at once
+  can both read the old index, both number their data file 1, and leave the index
+  naming one signature beside the other's code.  Every load and save of a kernel, and
+  the stale check, hold the directory's lock (:func:`directory_lock`, an exclusive
+  ``flock`` on POSIX), so the index and the data files change together.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import os
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +48,18 @@ from numba.core.caching import FunctionCache
 
 from assay.exceptions import CompilationCacheWarning
 
+if sys.platform != "win32":
+    import fcntl
+
 KERNEL_DIRECTORY = Path(__file__).resolve().parent
 MARKER_NAME = "assay-kernel-sources.sha256"
+LOCK_NAME = "assay-kernels.lock"
 _CACHE_SUFFIXES = (".nbi", ".nbc")
 
 _checked_directories: set[Path] = set()
 _warned_directories: set[Path] = set()
 _lock = threading.Lock()
+_held_locks = threading.local()  # the cache directories whose lock this thread holds
 
 
 def _cache_probe() -> int:  # pragma: no cover - only compiled, never called
@@ -92,6 +105,38 @@ def _cache_files(cache_directory: Path) -> list[Path]:
     return [path for suffix in _CACHE_SUFFIXES for path in cache_directory.glob(f"*{suffix}")]
 
 
+@contextlib.contextmanager
+def directory_lock(cache_directory: Path) -> Iterator[None]:
+    """Hold the lock of a cache directory: one process at a time reads or writes its kernels.
+
+    An exclusive ``flock`` on the file ``assay-kernels.lock`` in the directory, released
+    when the block ends (or the process dies).  A thread that holds it already enters
+    again.  Where no lock can be had (Windows, a directory that cannot be created, a
+    read-only one), the block runs without it.
+    """
+    if sys.platform == "win32":  # pragma: no cover - Numba's atomic file replacement only
+        yield
+        return
+    held = _held_locks.__dict__.setdefault("directories", set())
+    if cache_directory in held:
+        yield
+        return
+    try:
+        cache_directory.mkdir(parents=True, exist_ok=True)
+        handle = open(cache_directory / LOCK_NAME, "ab")
+    except OSError:  # pragma: no cover - a read-only cache location; Numba then skips it
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        held.add(cache_directory)
+        try:
+            yield
+        finally:
+            held.discard(cache_directory)
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
 def drop_stale_cache(cache_directory: Path, source_directory: Path) -> None:
     """Delete the compiled kernels in ``cache_directory`` unless they come from these sources.
 
@@ -101,12 +146,13 @@ def drop_stale_cache(cache_directory: Path, source_directory: Path) -> None:
     marker = cache_directory / MARKER_NAME
     try:
         digest = sources_digest(source_directory)
-        if marker.is_file() and marker.read_text() == digest:
-            return
-        cache_directory.mkdir(parents=True, exist_ok=True)
-        for stale in _cache_files(cache_directory):
-            stale.unlink(missing_ok=True)
-        marker.write_text(digest)
+        with directory_lock(cache_directory):
+            if marker.is_file() and marker.read_text() == digest:
+                return
+            cache_directory.mkdir(parents=True, exist_ok=True)
+            for stale in _cache_files(cache_directory):
+                stale.unlink(missing_ok=True)
+            marker.write_text(digest)
     except OSError:  # pragma: no cover - a read-only cache location; Numba then skips it
         return
 
@@ -155,17 +201,19 @@ class RecoveringCache(FunctionCache):
     """
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
-        try:
-            return super().load_overload(sig, target_context)
-        except Exception as error:  # any unreadable file: EOFError, UnpicklingError, ...
-            self._discard(error, "could not be read")
-            return None  # Numba compiles the kernel and saves it afresh
+        with directory_lock(Path(self.cache_path)):
+            try:
+                return super().load_overload(sig, target_context)
+            except Exception as error:  # any unreadable file: EOFError, UnpicklingError, ...
+                self._discard(error, "could not be read")
+                return None  # Numba compiles the kernel and saves it afresh
 
     def save_overload(self, sig: Any, data: Any) -> None:
-        try:
-            super().save_overload(sig, data)
-        except Exception as error:  # an unreadable index, or a failed write
-            self._discard(error, "could not be updated")
+        with directory_lock(Path(self.cache_path)):
+            try:
+                super().save_overload(sig, data)
+            except Exception as error:  # an unreadable index, or a failed write
+                self._discard(error, "could not be updated")
 
     def _discard(self, error: Exception, what: str) -> None:
         """Delete this kernel's index and data files, and warn once per directory."""
