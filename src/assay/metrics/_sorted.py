@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay._kernels import ranking as kernels
+from assay._kernels.weights import count_unit_exponent
 from assay._scaling import power_of_two_scale
 from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_sample_weight, as_scores, binary_target, check_same_length
@@ -83,19 +84,15 @@ _EXACT_UNIT_BITS = 53
 
 def _count_unit(weights: np.ndarray) -> float | None:
     """The power of two of which every weight is a whole multiple, if the weights add
-    up to at most 2**53 of it (then they are exact counts in that unit); else None."""
-    positive = weights[weights > 0.0]
-    mantissas, exponents = np.frexp(positive)  # w = m 2**e, 0.5 <= m < 1
-    integers = np.ldexp(mantissas, 53).astype(np.int64)  # exact: 53-bit mantissas
-    lowest = integers & -integers  # each mantissa's lowest set bit
-    unit_exponents = exponents - 53 + np.log2(lowest).astype(np.int64)
-    unit_exponent = int(unit_exponents.min())
-    if unit_exponent < -1074 + 53:  # a unit near the subnormals: take the float path
-        return None
-    total_exponent = int(np.frexp(positive.sum())[1])  # the total is below 2**e
-    if total_exponent - unit_exponent > _EXACT_UNIT_BITS:
-        return None
-    return float(np.ldexp(1.0, unit_exponent))
+    up to less than 2**53 of it (then they are exact counts in that unit); else None.
+
+    A unit near the subnormals (below 2**-1021) takes the float path too.
+    """
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    exact, exponent = count_unit_exponent(
+        weights, np.int64(-1074 + 53), np.int64(_EXACT_UNIT_BITS)
+    )
+    return float(np.ldexp(1.0, int(exponent))) if exact else None
 
 
 def sort_scores(
