@@ -55,6 +55,44 @@ def near_tied_scores(draw: st.DrawFn, n: int) -> np.ndarray:
     return values
 
 
+def _ulps_above(values: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``values`` moved up by ``steps`` (non-negative integers) representable floats
+    (the largest float moves up to infinity, which is a valid score here)."""
+    with np.errstate(over="ignore"):
+        for _ in range(int(steps.max(initial=0))):
+            values = np.where(steps > 0, np.nextafter(values, np.inf), values)
+            steps = steps - 1
+    return values
+
+
+@st.composite
+def clustered_scores(draw: st.DrawFn, max_n: int = 300) -> np.ndarray:
+    """Float64 scores clustered near a few drawn values (any float but NaN: infinities,
+    subnormals and both signed zeros included): exact ties, and distinct scores up to 40
+    ulps apart, which share all their leading bits (a most-significant-digit sort puts a
+    whole cluster into one bucket and must sort it on its last bits)."""
+    centres = draw(st.lists(st.floats(allow_nan=False, width=64), min_size=1, max_size=6))
+    n = draw(st.integers(0, max_n))
+    which = draw(hnp.arrays(np.int64, n, elements=st.integers(0, len(centres) - 1)))
+    steps = draw(hnp.arrays(np.int64, n, elements=st.integers(0, 40)))
+    return _ulps_above(np.array(centres, dtype=np.float64)[which], steps)
+
+
+@st.composite
+def large_clustered_scores(draw: st.DrawFn, n: int) -> np.ndarray:
+    """``n`` float64 scores as :func:`clustered_scores` (made by a generator whose seed is
+    drawn: too many to draw one by one), mixed with a drawn share of continuous ones."""
+    centres = draw(st.lists(st.floats(allow_nan=False, width=64), min_size=1, max_size=6))
+    generator = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    values = _ulps_above(
+        np.array(centres, dtype=np.float64)[generator.integers(0, len(centres), n)],
+        generator.integers(0, 41, n),
+    )
+    continuous = generator.random(n) < draw(st.sampled_from([0.0, 0.5, 1.0]))
+    values[continuous] = generator.standard_normal(int(continuous.sum()))
+    return values
+
+
 @st.composite
 def sample_weights(draw: st.DrawFn, n: int) -> np.ndarray | None:
     """None, integer weights (zeros included) or positive float weights; never all zero."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from assay._kernels import sorting
+from assay._kernels import ranking, sorting
+from tests.strategies import clustered_scores, large_clustered_scores
 
 finite_or_infinite = st.floats(allow_nan=False, width=64)
 
@@ -126,3 +127,79 @@ def test_radix_sort_floats_of_large_inputs_takes_the_bucket_pass(dtype: type) ->
 def test_radix_sort_of_large_32_bit_keys() -> None:
     keys = np.random.default_rng(20261127).integers(0, 2**32, 1 << 17, dtype=np.uint32)
     np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))
+
+
+# -- the weighted sort: keys with a payload, stable, bit for bit ---------------------------
+
+
+def _stable_sort_with_weights(negated_scores: np.ndarray, weights: np.ndarray):
+    """The independent computation: NumPy's stable argsort (-0.0 ties with 0.0), gathered."""
+    order = np.argsort(negated_scores, kind="stable")
+    return negated_scores[order], weights[order]
+
+
+def _sorted_with_weights(negated_scores: np.ndarray, weights: np.ndarray):
+    scores = negated_scores.copy()
+    moved = weights.copy()
+    ranking.sort_with_weights(scores, moved)
+    return scores, moved
+
+
+@given(
+    clustered_scores() | hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite)
+)
+def test_bucket_sort_is_a_stable_sort_with_payload(values: np.ndarray) -> None:
+    # one bucket sorted by its own digit, then insertion sorts of the sub-buckets, or LSD
+    # passes on a sub-bucket longer than the insertion limit (clusters of close scores)
+    n = values.shape[0]
+    keys = sorting.descending_keys(values)
+    payload = np.arange(n, dtype=np.float64)
+    varying = np.bitwise_or.reduce(keys ^ keys[0]) if n else np.uint64(0)
+    sorted_keys = np.empty_like(keys)
+    sorted_payload = np.empty_like(payload)
+    counts = np.empty((1 << sorting._BUCKET_MAX_BITS) + 1, dtype=np.int64)
+    sorting._sort_bucket_with_payload(
+        keys.copy(), payload.copy(), sorted_keys, sorted_payload, counts, 0, n, varying
+    )
+    order = np.argsort(-values, kind="stable")
+    np.testing.assert_array_equal(sorted_payload, payload[order])
+    np.testing.assert_array_equal(sorted_keys, keys[order])
+
+
+@given(clustered_scores(), st.integers(0, 2**32 - 1))
+def test_sort_with_weights_is_a_stable_argsort(values: np.ndarray, seed: int) -> None:
+    weights = np.random.default_rng(seed).random(values.shape[0])
+    scores, moved = _sorted_with_weights(values, weights)
+    expected_scores, expected_weights = _stable_sort_with_weights(values, weights)
+    np.testing.assert_array_equal(scores, expected_scores)  # -0.0 == 0.0 here
+    np.testing.assert_array_equal(moved, expected_weights)
+
+
+@settings(max_examples=6, deadline=None)  # each example sorts 2**17 scores
+@given(
+    st.sampled_from([-1, 0, 1]).flatmap(
+        lambda offset: large_clustered_scores(sorting._MSD_THRESHOLD + offset)
+    ),
+    st.integers(0, 2**32 - 1),
+)
+def test_sort_with_weights_around_the_bucket_threshold(values: np.ndarray, seed: int) -> None:
+    # just below the threshold: LSD passes only; at and above it: the bucket passes
+    weights = np.random.default_rng(seed).random(values.shape[0])
+    scores, moved = _sorted_with_weights(values, weights)
+    expected_scores, expected_weights = _stable_sort_with_weights(values, weights)
+    np.testing.assert_array_equal(scores, expected_scores)
+    np.testing.assert_array_equal(moved, expected_weights)
+
+
+def test_descending_order_of_probabilities_takes_the_bucket_passes() -> None:
+    # probabilities (the benchmark's kind of scores) with ties and signed zeros, above the
+    # threshold: buckets of thousands of keys, each split by its own second digit
+    rng = np.random.default_rng(20261128)
+    n = 300_000
+    values = 1.0 / (1.0 + np.exp(-rng.standard_normal(n)))
+    values[rng.integers(0, n, 20_000)] = values[:20_000]
+    values[rng.integers(0, n, 100)] = -0.0
+    values[rng.integers(0, n, 100)] = 0.0
+    np.testing.assert_array_equal(
+        sorting.descending_order(values), np.argsort(-values, kind="stable")
+    )

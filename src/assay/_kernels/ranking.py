@@ -169,17 +169,16 @@ def sort_with_weights(negated_scores, weights):
     """Sort ``negated_scores`` ascending in place, carrying ``weights`` along.
 
     Radix sort of the order-preserving uint64 keys of the original scores (descending
-    original order is ascending negated order), then the keys are turned back into
-    negated scores in place of the input.
+    original order is ascending negated order), made in place of the scores' bits (no
+    array of keys), then turned back into negated scores.
     """
     n = negated_scores.shape[0]
-    keys = np.empty(n, dtype=np.uint64)
     bits = negated_scores.view(np.uint64)
     for i in range(n):
-        keys[i] = descending_key(bits[i] ^ _SIGN)  # the key of the original score
-    radix_sort_with_payload(keys, weights)
+        bits[i] = descending_key(bits[i] ^ _SIGN)  # the key of the original score
+    radix_sort_with_payload(bits, weights)
     for i in range(n):
-        ascending = keys[i] ^ _ALL
+        ascending = bits[i] ^ _ALL
         if ascending & _SIGN:
             original = ascending ^ _SIGN
         else:
