@@ -15,9 +15,9 @@ sorted with NumPy's ``np.sort`` or the package's radix sort of order-preserving 
 whichever a one-time calibration found faster on this machine (``ASSAY_SORT`` forces
 one; see :mod:`assay._sort_choice`), float32 scores as float32 (half the bytes, 32-bit
 keys; every float32 is exactly a float64, so no order and no tie changes); weighted
-scores need their weights carried along and use the LSD radix sort of the
-order-preserving uint64 keys with a payload, which beats ``np.argsort`` followed by a
-gather.
+scores need their weights carried along and use the radix sort of the order-preserving
+uint64 keys with a payload (one pass on the top digit, then each bucket split by its own
+top varying bits), which beats ``np.argsort`` followed by a gather.
 """
 
 from __future__ import annotations
