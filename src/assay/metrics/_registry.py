@@ -15,6 +15,8 @@ depends on:
   declaration (:meth:`MetricDeclaration.passes`).
 * ``"values"`` -- a plain weighted mean over rows (regression losses): neither of the
   above, computed from the rows themselves.
+* ``"probabilities"`` -- computed from the rows of probabilistic forecasts (log loss,
+  Brier score, calibration errors): resampled through the generic path, like ``"values"``.
 
 Resampling, the protocols, the result summaries, the invariance tests and the
 benchmarks read these declarations instead of dispatching on a chain of
@@ -56,9 +58,11 @@ import numpy as np
 from assay._kernels.scans import SCANS, Scan
 from assay.metrics import (
     _agreement,
+    _calibration,
     _classification,
     _costs,
     _lift,
+    _probabilistic,
     _ranking,
     _rates,
     _regression,
@@ -68,7 +72,7 @@ from assay.metrics._confusion import AVERAGES
 
 __all__: list[str] = []
 
-ComputedFrom = Literal["confusion", "ranking", "values"]
+ComputedFrom = Literal["confusion", "ranking", "values", "probabilities"]
 
 UNIT_INTERVAL = (0.0, 1.0)
 CORRELATION_RANGE = (-1.0, 1.0)
@@ -282,17 +286,29 @@ def _values_metric(
     greater_is_better: bool,
     value_range: tuple[float, float],
     variants: tuple[Mapping[str, Any], ...] = ({},),
+    computed_from: ComputedFrom = "values",
+    range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
-    """A mean over the rows (a regression loss or score)."""
+    """A mean over the rows (a regression loss or score), or a metric of the rows of
+    probabilistic forecasts (``computed_from="probabilities"``)."""
     return MetricDeclaration(
         function.__name__,
         function,
         readable_name,
-        "values",
+        computed_from,
         greater_is_better,
         value_range=value_range,
+        range_of_options=range_of_options,
         variants=variants,
     )
+
+
+def _brier_range(scale_by_half: Any = "auto", **_: Any) -> tuple[float, float]:
+    """brier_score_loss: [0, 1] halved, [0, 2] summed over classes ('auto': either)."""
+    return UNIT_INTERVAL if scale_by_half is True else (0.0, 2.0)
+
+
+_BINNED: tuple[Mapping[str, Any], ...] = ({}, {"strategy": "quantile", "n_bins": 4})
 
 
 _COUNT_VARIANTS: tuple[Mapping[str, Any], ...] = ({}, {"normalize": False})
@@ -493,6 +509,40 @@ METRICS: dict[str, MetricDeclaration] = {
             greater_is_better=True,
             value_range=(-np.inf, 1.0),
             variants=({}, {"force_finite": False}),
+        ),
+        _values_metric(
+            _probabilistic.log_loss,
+            "log loss",
+            greater_is_better=False,
+            value_range=NON_NEGATIVE,
+            # both classes named: a resampled or weighted target may show only one
+            variants=({"labels": [0, 1]}, {"labels": [0, 1], "normalize": False}),
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _probabilistic.brier_score_loss,
+            "Brier score",
+            greater_is_better=False,
+            value_range=(0.0, 2.0),
+            range_of_options=_brier_range,
+            variants=({}, {"scale_by_half": False}),
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _calibration.expected_calibration_error,
+            "ECE",
+            greater_is_better=False,
+            value_range=UNIT_INTERVAL,
+            variants=_BINNED,
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _calibration.maximum_calibration_error,
+            "MCE",
+            greater_is_better=False,
+            value_range=UNIT_INTERVAL,
+            variants=_BINNED,
+            computed_from="probabilities",
         ),
     )
 }
