@@ -67,6 +67,7 @@ def test_from_estimator_uses_the_positive_class_column() -> None:
     display = CalibrationDisplay.from_estimator(model, X, y, n_bins=4)
     prob_true, prob_pred = assay.calibration_curve(y, model.predict_proba(X)[:, 1], n_bins=4)
     np.testing.assert_array_equal(display.line_.get_ydata(), prob_true)
+    np.testing.assert_array_equal(display.line_.get_xdata(), prob_pred)
     assert display.line_.get_label().startswith("LogisticRegression (ECE = ")
 
 
