@@ -195,7 +195,7 @@ def calibration_curve(
     >>> prob_true, prob_pred = calibration_curve(
     ...     [0, 0, 0, 0, 1, 1, 1, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0], n_bins=3
     ... )
-    >>> prob_true.tolist(), [round(p, 3) for p in prob_pred]
+    >>> prob_true.tolist(), prob_pred.round(3).tolist()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
     bins = binned_forecasts(
