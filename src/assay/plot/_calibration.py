@@ -49,9 +49,9 @@ class CalibrationDisplay:
 
     Notes
     -----
-    Bins as :func:`assay.calibration_curve` forms them.  Niculescu-Mizil and Caruana
-    (2005), section 4; Murphy and Winkler, "Reliability of subjective probability
-    forecasts of precipitation and temperature" (1977).
+    Bins as :func:`assay.calibration_curve` forms them (Niculescu-Mizil and Caruana
+    2005, section 4).  Points below the diagonal are over-forecasts; a curve flatter
+    than the diagonal is the mark of over-confidence.
 
     Examples
     --------
