@@ -235,3 +235,16 @@ def test_bootstrap_of_the_multiclass_log_loss_resamples_rows() -> None:
     assert 0.0 <= low < result.estimate < high
     # the replicates are the metric of resampled rows, all defined
     assert result.n_undefined == 0 and result.bootstrap_distribution.shape == (200,)
+
+
+def test_the_protocols_refuse_probability_metrics_with_a_message() -> None:
+    # they pass labels (or ranking scores): a log loss of 0/1 labels would be wrong
+    from assay.protocols._scoring import scorers
+
+    with pytest.raises(ValueError, match=r"`metrics`: 'log_loss' scores class probabilities"):
+        scorers(["log_loss"], classification=True, classes=np.array([0, 1]))
+
+
+def test_baseline_score_refuses_probability_metrics() -> None:
+    with pytest.raises(ValueError, match=r"`metric` must be a classification metric .* 'brier"):
+        assay.baseline_score("brier_score_loss", [0, 1, 1])
