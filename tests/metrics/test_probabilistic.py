@@ -114,6 +114,11 @@ def test_certain_misses_are_clipped_like_scikit_learn() -> None:
     )
 
 
+def test_one_column_is_the_positive_class_like_scikit_learn() -> None:
+    y, p = [0, 1, 1], np.array([[0.2], [0.7], [0.4]])
+    assert assay.log_loss(y, p) == pytest.approx(sklearn.metrics.log_loss(y, p), rel=RTOL)
+
+
 def test_the_positive_class_follows_scikit_learn() -> None:
     # the larger of two numeric labels; a single label 5 is positive, a single 0 negative
     p = np.array([0.1, 0.8])

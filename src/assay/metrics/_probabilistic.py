@@ -93,6 +93,9 @@ def probabilistic_target(
     """
     truth = numbers_of_objects(as_1d(y_true, "y_true"))
     array = np.asarray(y_proba)
+    if array.ndim == 2 and array.shape[1] == 1:  # one column: the positive class's
+        y_proba = array[:, 0]
+        array = y_proba
     probabilities = as_probabilities(y_proba, name, ndim=2 if array.ndim == 2 else 1)
     n = check_same_length(y_true=truth, **{name: probabilities})
     weights = as_sample_weight(sample_weight, n)
