@@ -69,15 +69,23 @@ from assay.metrics import (
 )
 from assay.metrics import _cell_metrics as cells
 from assay.metrics._confusion import AVERAGES
+from assay.metrics._ranges import (
+    CORRELATION_RANGE,
+    NON_NEGATIVE,
+    UNBOUNDED,
+    UNIT_INTERVAL,
+    _balanced_accuracy_range,
+    _brier_range,
+    _count_range,
+)
+
+# re-exported: resampling and the protocols read the ranges from here
+from assay.metrics._ranges import clip_to_range as clip_to_range
+from assay.metrics._ranges import metric_range as metric_range
 
 __all__: list[str] = []
 
 ComputedFrom = Literal["confusion", "ranking", "values", "probabilities"]
-
-UNIT_INTERVAL = (0.0, 1.0)
-CORRELATION_RANGE = (-1.0, 1.0)
-NON_NEGATIVE = (0.0, np.inf)
-UNBOUNDED = (-np.inf, np.inf)
 
 
 class ScanPasses(NamedTuple):
@@ -169,56 +177,6 @@ class MetricDeclaration:
         )
 
 
-def clip_to_range(
-    low: float, high: float, value_range: tuple[float, float]
-) -> tuple[float, float]:
-    """``(low, high)`` moved inside ``value_range``; NaN bounds stay NaN.
-
-    Clipping never lowers the coverage of an interval of a quantity that lies in the
-    range: the true value is inside the clipped interval exactly when it is inside the
-    original one.
-    """
-    lowest, highest = value_range
-    return float(np.clip(low, lowest, highest)), float(np.clip(high, lowest, highest))
-
-
-def metric_range(
-    declaration: MetricDeclaration | None, function: Any, options: dict[str, Any]
-) -> tuple[float, float]:
-    """The range of a metric called with keyword ``options``.
-
-    A declared metric's comes from the registry; any other callable may state its own as
-    an attribute ``value_range = (lowest, highest)``; otherwise it is unbounded.
-    """
-    if declaration is not None:
-        return declaration.range_for(**options)
-    stated = getattr(function, "value_range", None)
-    if stated is None:
-        return UNBOUNDED
-    try:
-        lowest, highest = (float(bound) for bound in stated)
-    except (TypeError, ValueError):
-        raise ValueError(
-            "a metric's `value_range` attribute must be a pair (lowest, highest) of "
-            f"numbers; got {stated!r}."
-        ) from None
-    if not lowest <= highest:
-        raise ValueError(
-            f"a metric's `value_range` attribute must satisfy lowest <= highest; got {stated!r}."
-        )
-    return lowest, highest
-
-
-def _count_range(normalize: Any = True, **_: Any) -> tuple[float, float]:
-    """accuracy_score / error_rate: a rate, or a (weighted) count with normalize=False."""
-    return UNIT_INTERVAL if normalize else NON_NEGATIVE
-
-
-def _balanced_accuracy_range(adjusted: Any = False, **_: Any) -> tuple[float, float]:
-    """balanced_accuracy_score: adjusted, chance is 0 and the lowest value -1/(K-1) >= -1."""
-    return CORRELATION_RANGE if adjusted else UNIT_INTERVAL
-
-
 _AVERAGED = ("average", "pos_index", "classes", "zero_division")
 
 
@@ -301,11 +259,6 @@ def _values_metric(
         range_of_options=range_of_options,
         variants=variants,
     )
-
-
-def _brier_range(scale_by_half: Any = "auto", **_: Any) -> tuple[float, float]:
-    """brier_score_loss: [0, 1] halved, [0, 2] summed over classes ('auto': either)."""
-    return UNIT_INTERVAL if scale_by_half is True else (0.0, 2.0)
 
 
 _BINNED: tuple[Mapping[str, Any], ...] = ({}, {"strategy": "quantile", "n_bins": 4})
