@@ -253,3 +253,19 @@ def test_the_protocols_refuse_probability_metrics_with_a_message() -> None:
 def test_baseline_score_refuses_probability_metrics() -> None:
     with pytest.raises(ValueError, match=r"`metric` must be a classification metric .* 'brier"):
         assay.baseline_score("brier_score_loss", [0, 1, 1])
+
+
+def test_compare_two_forecasters_by_their_brier_score() -> None:
+    # calibrated forecasts q against over-confident ones (q pushed towards 0 and 1) of the
+    # same events: the paired difference (a - b) of the Brier scores is negative
+    rng = np.random.default_rng(5)
+    q = rng.random(1500)
+    y = (rng.random(1500) < q).astype(int)
+    over = np.clip(0.5 + 2.0 * (q - 0.5), 0.0, 1.0)
+    result = assay.compare(assay.brier_score_loss, y, q, over, n_resamples=300, rng=4)
+    assert result.estimate_a == assay.brier_score_loss(y, q)
+    assert result.estimate_b == assay.brier_score_loss(y, over)
+    assert result.difference == pytest.approx(result.estimate_a - result.estimate_b, rel=RTOL)
+    low, high = result.confidence_interval
+    assert low < result.difference < high < 0.0
+    assert result.pvalue < 0.05
