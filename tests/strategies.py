@@ -422,3 +422,45 @@ def three_way_split(draw: st.DrawFn) -> tuple[np.ndarray, int, int]:
     n_test = draw(st.integers(1, n - 2))
     n_validation = draw(st.integers(1, n - 1 - n_test))
     return labels, n_test, n_validation
+
+
+# --- Probabilistic forecasts (log loss, Brier score, calibration). ---
+
+# Forecasts on the edges of uniform bins (k / 10 as numpy.linspace makes them, and the
+# nearest decimals, which lie on either side), 0 and 1, and a few other values.
+_FORECAST_VALUES = (0.0, 0.1, 0.2, 0.3, 0.30000000000000004, 0.5, 0.6, 0.7, 0.75, 0.9, 1.0)
+
+
+@st.composite
+def binary_forecasts(
+    draw: st.DrawFn, min_n: int = 1, max_n: int = 60
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_prob, sample_weight)``: labels in {0, 1} (one class possible) and
+    forecasts that are tied on bin edges, constant, or continuous; exact weights (zeros
+    included)."""
+    n = draw(st.integers(min_n, max_n))
+    y_true = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, 1))))
+    kind = draw(st.sampled_from(["edges", "constant", "continuous"]))
+    if kind == "constant":
+        y_prob = np.full(n, draw(st.sampled_from(_FORECAST_VALUES)))
+    elif kind == "edges":
+        y_prob = draw(hnp.arrays(np.float64, n, elements=st.sampled_from(_FORECAST_VALUES)))
+    else:
+        y_prob = draw(hnp.arrays(np.float64, n, elements=st.floats(0.0, 1.0, width=64)))
+    return y_true, np.asarray(y_prob, dtype=np.float64), draw(exact_sample_weights(n))
+
+
+@st.composite
+def class_probabilities(
+    draw: st.DrawFn, max_n: int = 40, max_classes: int = 4
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_proba, sample_weight)``: labels over 2 to ``max_classes`` classes (not
+    all of them need occur) and rows of probabilities with ties, zeros and ones."""
+    k = draw(st.integers(2, max_classes))
+    n = draw(st.integers(1, max_n))
+    y_true = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1))))
+    counts = np.asarray(
+        draw(hnp.arrays(np.int64, (n, k), elements=st.integers(0, 3))), dtype=np.float64
+    )
+    counts[counts.sum(axis=1) == 0, 0] = 1.0
+    return y_true, counts / counts.sum(axis=1, keepdims=True), draw(exact_sample_weights(n))

@@ -31,6 +31,8 @@ METRIC_MODULES = (
     "_regression",
     "_thresholds",
     "_baselines",
+    "_probabilistic",
+    "_calibration",
 )
 API_SUBPACKAGES: tuple[str, ...] = (
     "datasets",

@@ -23,6 +23,7 @@ from assay._results import (
     BiasVarianceResult,
     Bootstrap632Result,
     BootstrapResult,
+    BrierDecomposition,
     ComparisonResult,
     CrossValidationResult,
     FriedmanResult,
@@ -206,6 +207,11 @@ BUILDERS: dict[type, dict[str, Callable[[], Any]]] = {
     NestedCrossValidationResult: {
         "nested_cross_validate": lambda: nested_cross_validate(
             KNNClassifier, [1, 3, 5], X, Y, cv=3, inner_cv=3, rng=9
+        ),
+    },
+    BrierDecomposition: {
+        "brier_decomposition": lambda: assay.brier_decomposition(
+            Y, np.clip(SCORE_A / 3.0 + 0.5, 0.0, 1.0), strategy="quantile"
         ),
     },
     PosteriorFdrResult: {

@@ -95,6 +95,26 @@ def _regression(rng: np.random.Generator) -> Inputs:
     return (y_true, y_pred), {"sample_weight": _weights(rng, n)}
 
 
+def _forecasts(rng: np.random.Generator) -> Inputs:
+    """Binary labels and forecast probabilities: on a coarse grid (ties, bin edges),
+    constant, or continuous."""
+    n = int(rng.integers(1, 120))
+    y = rng.integers(0, 2, n)
+    kind = rng.integers(0, 3)
+    if kind == 0:
+        p = np.round(rng.random(n), 1)
+    elif kind == 1:
+        p = np.full(n, 0.25)
+    else:
+        p = rng.random(n)
+    return (y, p), {"sample_weight": _weights(rng, n)}
+
+
+def _class_probabilities(rng: np.random.Generator) -> Inputs:
+    (y, proba), options = _multiclass_ranking(rng)
+    return (y, proba), {**options, "labels": np.arange(proba.shape[1])}
+
+
 def _costs(rng: np.random.Generator) -> Inputs:
     (y_true, y_pred), options = _labels(rng, binary=False)
     k = int(max(y_true.max(), y_pred.max())) + 1
@@ -176,6 +196,18 @@ CHECKS: tuple[Check, ...] = (
     Check("root_mean_squared_error", _regression),
     Check("mean_absolute_error", _regression),
     Check("r2_score", _regression),
+    Check("log_loss", _forecasts, ({"labels": [0, 1]}, {"labels": [0, 1], "normalize": False})),
+    Check("log_loss", _class_probabilities),
+    Check("brier_score_loss", _forecasts, ({}, {"scale_by_half": False})),
+    Check("brier_score_loss", _class_probabilities),
+    *(
+        Check(name, _forecasts, ({}, {"strategy": "quantile", "n_bins": 4}, {"n_bins": 3}))
+        for name in (
+            "calibration_curve",
+            "expected_calibration_error",
+            "maximum_calibration_error",
+        )
+    ),
 )
 
 

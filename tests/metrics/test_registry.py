@@ -25,6 +25,7 @@ from assay.metrics._registry import (
 )
 from assay.metrics._sorted import sort_binary
 from tests.strategies import (
+    binary_forecasts,
     binary_ranking_data,
     class_labels,
     exact_sample_weights,
@@ -47,6 +48,8 @@ NOT_SCALAR_METRICS = {
     "posterior_fdr_threshold",
     "optimal_threshold",
     "baseline_score",
+    "calibration_curve",
+    "brier_decomposition",
 }
 
 names = pytest.mark.parametrize("name", sorted(METRICS))
@@ -124,6 +127,9 @@ def declared_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
     if kind == "ranking":
         y, s, w = draw(binary_ranking_data(max_n=60, both_classes=True))
         return (y, s), w, variant
+    if kind == "probabilities":
+        y, p, w = draw(binary_forecasts(max_n=40))
+        return (y, p), w, variant
     if kind == "values":
         n = draw(st.integers(2, 60))
         rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -259,6 +265,9 @@ def test_greater_is_better_is_true_to_the_metric(name) -> None:
     if declaration.computed_from == "ranking":
         perfect = (_TRUTH, _TRUTH + 0.5)
         poor: tuple = (_TRUTH, _POOR_SCORES)
+    elif declaration.computed_from == "probabilities":
+        perfect = (_TRUTH, _TRUTH.astype(float))
+        poor = (_TRUTH, _POOR_SCORES)
     elif declaration.computed_from == "values":
         perfect = (_TRUTH * 2.0, _TRUTH * 2.0)
         poor = (_TRUTH * 2.0, _POOR_PREDICTION * 2.0)

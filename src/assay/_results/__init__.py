@@ -16,6 +16,7 @@ from assay._results._base import (
     PrecisionRecallCurve,
     RocCurve,
 )
+from assay._results._calibration import BrierDecomposition, CalibrationCurve
 from assay._results._inference import (
     AucCovariance,
     BootstrapResult,
@@ -40,6 +41,8 @@ __all__ = [
     "BiasVarianceResult",
     "Bootstrap632Result",
     "BootstrapResult",
+    "BrierDecomposition",
+    "CalibrationCurve",
     "ComparisonResult",
     "ConfidenceInterval",
     "ConfusionAtThresholds",

@@ -1,4 +1,5 @@
-"""Metrics: ranking (ROC/PR curves and areas, lift), confusion matrices, costs, regression.
+"""Metrics: ranking (ROC/PR curves and areas, lift), confusion matrices, costs, regression,
+probabilistic predictions (log loss, Brier score, calibration).
 
 Each submodule declares its public names in ``__all__``; this package re-exports them all
 (``tests/test_public_api.py`` checks that the two lists agree).
@@ -11,6 +12,12 @@ from assay.metrics._agreement import (
 )
 from assay.metrics._baselines import (
     baseline_score,
+)
+from assay.metrics._calibration import (
+    brier_decomposition,
+    calibration_curve,
+    expected_calibration_error,
+    maximum_calibration_error,
 )
 from assay.metrics._classification import (
     accuracy_score,
@@ -36,6 +43,10 @@ from assay.metrics._curves import (
 from assay.metrics._lift import (
     cumulative_gain_curve,
     lift_score,
+)
+from assay.metrics._probabilistic import (
+    brier_score_loss,
+    log_loss,
 )
 from assay.metrics._ranking import (
     average_precision_score,
@@ -70,6 +81,9 @@ __all__ = [
     "balanced_accuracy_score",
     "baseline_score",
     "bayes_decision",
+    "brier_decomposition",
+    "brier_score_loss",
+    "calibration_curve",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
@@ -78,6 +92,7 @@ __all__ = [
     "det_curve",
     "equal_error_rate",
     "error_rate",
+    "expected_calibration_error",
     "expected_cost",
     "f1_score",
     "false_discovery_rate",
@@ -85,7 +100,9 @@ __all__ = [
     "false_positive_rate",
     "fbeta_score",
     "lift_score",
+    "log_loss",
     "matthews_corrcoef",
+    "maximum_calibration_error",
     "mean_absolute_error",
     "mean_squared_error",
     "npv_score",

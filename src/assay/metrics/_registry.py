@@ -15,6 +15,8 @@ depends on:
   declaration (:meth:`MetricDeclaration.passes`).
 * ``"values"`` -- a plain weighted mean over rows (regression losses): neither of the
   above, computed from the rows themselves.
+* ``"probabilities"`` -- computed from the rows of probabilistic forecasts (log loss,
+  Brier score, calibration errors): resampled through the generic path, like ``"values"``.
 
 Resampling, the protocols, the result summaries, the invariance tests and the
 benchmarks read these declarations instead of dispatching on a chain of
@@ -56,24 +58,34 @@ import numpy as np
 from assay._kernels.scans import SCANS, Scan
 from assay.metrics import (
     _agreement,
+    _calibration,
     _classification,
     _costs,
     _lift,
+    _probabilistic,
     _ranking,
     _rates,
     _regression,
 )
 from assay.metrics import _cell_metrics as cells
 from assay.metrics._confusion import AVERAGES
+from assay.metrics._ranges import (
+    CORRELATION_RANGE,
+    NON_NEGATIVE,
+    UNBOUNDED,
+    UNIT_INTERVAL,
+    _balanced_accuracy_range,
+    _brier_range,
+    _count_range,
+)
+
+# re-exported: resampling and the protocols read the ranges from here
+from assay.metrics._ranges import clip_to_range as clip_to_range
+from assay.metrics._ranges import metric_range as metric_range
 
 __all__: list[str] = []
 
-ComputedFrom = Literal["confusion", "ranking", "values"]
-
-UNIT_INTERVAL = (0.0, 1.0)
-CORRELATION_RANGE = (-1.0, 1.0)
-NON_NEGATIVE = (0.0, np.inf)
-UNBOUNDED = (-np.inf, np.inf)
+ComputedFrom = Literal["confusion", "ranking", "values", "probabilities"]
 
 
 class ScanPasses(NamedTuple):
@@ -165,56 +177,6 @@ class MetricDeclaration:
         )
 
 
-def clip_to_range(
-    low: float, high: float, value_range: tuple[float, float]
-) -> tuple[float, float]:
-    """``(low, high)`` moved inside ``value_range``; NaN bounds stay NaN.
-
-    Clipping never lowers the coverage of an interval of a quantity that lies in the
-    range: the true value is inside the clipped interval exactly when it is inside the
-    original one.
-    """
-    lowest, highest = value_range
-    return float(np.clip(low, lowest, highest)), float(np.clip(high, lowest, highest))
-
-
-def metric_range(
-    declaration: MetricDeclaration | None, function: Any, options: dict[str, Any]
-) -> tuple[float, float]:
-    """The range of a metric called with keyword ``options``.
-
-    A declared metric's comes from the registry; any other callable may state its own as
-    an attribute ``value_range = (lowest, highest)``; otherwise it is unbounded.
-    """
-    if declaration is not None:
-        return declaration.range_for(**options)
-    stated = getattr(function, "value_range", None)
-    if stated is None:
-        return UNBOUNDED
-    try:
-        lowest, highest = (float(bound) for bound in stated)
-    except (TypeError, ValueError):
-        raise ValueError(
-            "a metric's `value_range` attribute must be a pair (lowest, highest) of "
-            f"numbers; got {stated!r}."
-        ) from None
-    if not lowest <= highest:
-        raise ValueError(
-            f"a metric's `value_range` attribute must satisfy lowest <= highest; got {stated!r}."
-        )
-    return lowest, highest
-
-
-def _count_range(normalize: Any = True, **_: Any) -> tuple[float, float]:
-    """accuracy_score / error_rate: a rate, or a (weighted) count with normalize=False."""
-    return UNIT_INTERVAL if normalize else NON_NEGATIVE
-
-
-def _balanced_accuracy_range(adjusted: Any = False, **_: Any) -> tuple[float, float]:
-    """balanced_accuracy_score: adjusted, chance is 0 and the lowest value -1/(K-1) >= -1."""
-    return CORRELATION_RANGE if adjusted else UNIT_INTERVAL
-
-
 _AVERAGED = ("average", "pos_index", "classes", "zero_division")
 
 
@@ -282,17 +244,24 @@ def _values_metric(
     greater_is_better: bool,
     value_range: tuple[float, float],
     variants: tuple[Mapping[str, Any], ...] = ({},),
+    computed_from: ComputedFrom = "values",
+    range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
-    """A mean over the rows (a regression loss or score)."""
+    """A mean over the rows (a regression loss or score), or a metric of the rows of
+    probabilistic forecasts (``computed_from="probabilities"``)."""
     return MetricDeclaration(
         function.__name__,
         function,
         readable_name,
-        "values",
+        computed_from,
         greater_is_better,
         value_range=value_range,
+        range_of_options=range_of_options,
         variants=variants,
     )
+
+
+_BINNED: tuple[Mapping[str, Any], ...] = ({}, {"strategy": "quantile", "n_bins": 4})
 
 
 _COUNT_VARIANTS: tuple[Mapping[str, Any], ...] = ({}, {"normalize": False})
@@ -493,6 +462,40 @@ METRICS: dict[str, MetricDeclaration] = {
             greater_is_better=True,
             value_range=(-np.inf, 1.0),
             variants=({}, {"force_finite": False}),
+        ),
+        _values_metric(
+            _probabilistic.log_loss,
+            "log loss",
+            greater_is_better=False,
+            value_range=NON_NEGATIVE,
+            # both classes named: a resampled or weighted target may show only one
+            variants=({"labels": [0, 1]}, {"labels": [0, 1], "normalize": False}),
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _probabilistic.brier_score_loss,
+            "Brier score",
+            greater_is_better=False,
+            value_range=(0.0, 2.0),
+            range_of_options=_brier_range,
+            variants=({}, {"scale_by_half": False}),
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _calibration.expected_calibration_error,
+            "ECE",
+            greater_is_better=False,
+            value_range=UNIT_INTERVAL,
+            variants=_BINNED,
+            computed_from="probabilities",
+        ),
+        _values_metric(
+            _calibration.maximum_calibration_error,
+            "MCE",
+            greater_is_better=False,
+            value_range=UNIT_INTERVAL,
+            variants=_BINNED,
+            computed_from="probabilities",
         ),
     )
 }

@@ -6,6 +6,7 @@ matplotlib is imported when a plot is drawn, not when this package is imported, 
 
 from __future__ import annotations
 
+from assay.plot._calibration import CalibrationDisplay
 from assay.plot._critical_difference import (
     CriticalDifferenceDisplay,
     CriticalDifferenceLayout,
@@ -18,6 +19,7 @@ from assay.plot._gain import CumulativeGainDisplay
 
 __all__ = [
     "BiasVarianceDisplay",
+    "CalibrationDisplay",
     "CriticalDifferenceDisplay",
     "CriticalDifferenceLayout",
     "CumulativeGainDisplay",

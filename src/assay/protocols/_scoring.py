@@ -130,6 +130,14 @@ def scorers(metrics: Any, classification: bool, classes: np.ndarray | None = Non
         declaration, options = _declared(metric)
         _, function, resolved_name = resolve_metric(metric)
         name = resolved_name if given_name is None else given_name
+        if declaration is not None and declaration.computed_from == "probabilities":
+            # the protocols pass labels or ranking scores; a probability metric of
+            # predicted labels (0/1 forecasts) would be silently wrong
+            raise ValueError(
+                f"`metrics`: {name!r} scores class probabilities, which the protocols do "
+                "not pass to metrics yet (they pass labels, or ranking scores that may be "
+                "a decision function); compute it from a model's `predict_proba`."
+            )
         if declaration is not None:
             needs_scores = declaration.computed_from == "ranking"
             greater: bool | None = declaration.greater_is_better

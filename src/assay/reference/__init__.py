@@ -35,6 +35,14 @@ from ._decomposition import bayes_error_rate, bootstrap_632, decompose
 from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
 from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
 from ._lift import cumulative_gain_curve, lift_score
+from ._probabilistic import (
+    brier_decomposition,
+    brier_score_loss,
+    calibration_curve,
+    expected_calibration_error,
+    log_loss,
+    maximum_calibration_error,
+)
 from ._protocols import one_standard_error_rule
 from ._ranking import average_precision_score, equal_error_rate, pr_auc_score, roc_auc_score
 from ._ranks import adjust_pvalues, bonferroni_dunn, friedman, nemenyi
@@ -80,6 +88,9 @@ __all__ = [
     "bayes_error_rate",
     "bonferroni_dunn",
     "bootstrap_632",
+    "brier_decomposition",
+    "brier_score_loss",
+    "calibration_curve",
     "classification_report",
     "cochrans_q",
     "cohen_kappa_score",
@@ -96,6 +107,7 @@ __all__ = [
     "equal_error_rate",
     "error_rate",
     "error_rate_ci",
+    "expected_calibration_error",
     "expected_cost",
     "f1_score",
     "false_discovery_rate",
@@ -105,7 +117,9 @@ __all__ = [
     "friedman",
     "ftest_5x2cv",
     "lift_score",
+    "log_loss",
     "matthews_corrcoef",
+    "maximum_calibration_error",
     "mcnemar",
     "mean_absolute_error",
     "mean_ci",
