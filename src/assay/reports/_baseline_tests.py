@@ -86,11 +86,11 @@ def baseline_tests(
     }
     level = resampled["confidence_level"]
     error = assay.compare_to_baseline("error_rate", y_true, y_pred, **common)
-    rows = [_row("error_rate", "error rate difference (model - baseline)", error, level)]
+    rows = [_row("error_rate", "error rate", error, level)]
     if cost_matrix is not None:
         cost = assay.compare_to_baseline(
             assay.expected_cost, y_true, y_pred, cost_matrix=np.asarray(cost_matrix), **common
         )
-        rows.append(_row("expected_cost", "expected cost difference (model - baseline)", cost,
+        rows.append(_row("expected_cost", "expected cost", cost,
                          level))  # fmt: skip
     return tuple(rows)

@@ -113,8 +113,8 @@ class BaselineTest:
                 "the better side."
             )
         if self.interval is not None and not any(map(math.isnan, self.interval)):
-            excludes_zero = self.interval[1] < 0 if self.alternative == "less" else (
-                self.interval[0] > 0
+            excludes_zero = (
+                self.interval[1] < 0 if self.alternative == "less" else (self.interval[0] > 0)
             )
             if excludes_zero != significant:
                 raise ValueError(
