@@ -43,7 +43,7 @@ def _row(key: str, name: str, result: Any, confidence_level: float) -> BaselineT
         estimate, interval = float(result.difference), (float(low), float(high))
         statistic, method = None, f"{result.interval} paired bootstrap"
     else:  # McNemar's test: its estimate is the accuracy difference, model - baseline
-        estimate, interval = -float(result.estimate), None
+        estimate, interval = 0.0 - float(result.estimate), None  # 0.0, never -0.0
         statistic, method = float(result.statistic), result.method
     pvalue = float(result.pvalue)
     better = estimate < 0 if ALTERNATIVE == "less" else estimate > 0
