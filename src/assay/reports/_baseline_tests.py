@@ -91,6 +91,5 @@ def baseline_tests(
         cost = assay.compare_to_baseline(
             assay.expected_cost, y_true, y_pred, cost_matrix=np.asarray(cost_matrix), **common
         )
-        rows.append(_row("expected_cost", "expected cost", cost,
-                         level))  # fmt: skip
+        rows.append(_row("expected_cost", "expected cost", cost, level))
     return tuple(rows)

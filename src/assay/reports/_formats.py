@@ -248,8 +248,8 @@ def to_html(report: Report) -> str:
         out.append('<div class="figures"><table>' if grid else "<table>")
         out.append("<tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr>")
         out += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
-        out.append(f"</table>{grid}</div>" if grid else "</table>")
-        out.append("</section>" if closes else "")
+        end = "</section>" if closes else ""
+        out.append(f"</table>{grid}</div>{end}" if grid else f"</table>{end}")
     if _notes(report):
         out.append('<section id="notes" class="notes"><ul>')
         out += [f"<li>{escape(note)}</li>" for note in _notes(report)]
