@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/report_speed.py                 # n = 1e7, writes .benchmarks/report.json
     python benchmarks/report_speed.py --n 1000000     # a quicker look
+    python benchmarks/report_speed.py --cost 0,1,5,0  # with the expected cost and its tests
 
 Goal: under a minute once compiled, peak memory at most 3x the bytes of the columns read
 (the label as int64 and two float64 score columns: 24 bytes a row).  The data is written
@@ -42,12 +43,12 @@ def _status(field: str) -> int:
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
-def measure(path: str, n_resamples: int) -> dict[str, float]:
+def measure(path: str, n_resamples: int, cost: list[float] | None = None) -> dict[str, float]:
     """In this (fresh) process: warm up on a small file, then time and measure one report."""
     import assay
 
     small = str(Path(path).with_name("small.parquet"))  # written by the parent
-    assay.report(small, target="y", scores=["a", "b"], n_resamples=20, rng=SEED)
+    assay.report(small, target="y", scores=["a", "b"], cost=cost, n_resamples=20, rng=SEED)
     try:
         Path("/proc/self/clear_refs").write_text("5")
         reset = True
@@ -55,7 +56,9 @@ def measure(path: str, n_resamples: int) -> dict[str, float]:
         reset = False
     baseline = _status("VmRSS")
     start = time.perf_counter()
-    result = assay.report(path, target="y", scores=["a", "b"], n_resamples=n_resamples, rng=SEED)
+    result = assay.report(
+        path, target="y", scores=["a", "b"], cost=cost, n_resamples=n_resamples, rng=SEED
+    )
     seconds = time.perf_counter() - start
     peak = _status("VmHWM") - baseline
     return {
@@ -74,11 +77,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000_000)
     parser.add_argument("--resamples", type=int, default=N_RESAMPLES)
+    parser.add_argument(
+        "--cost", help="a cost matrix c00,c01,c10,c11: adds the expected cost and its tests"
+    )
     parser.add_argument("--output", default=str(ROOT / ".benchmarks" / "report.json"))
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
     arguments = parser.parse_args()
     if arguments.measure:
-        print(json.dumps(measure(arguments.measure, arguments.resamples)))
+        cost = None if arguments.cost is None else [float(x) for x in arguments.cost.split(",")]
+        print(json.dumps(measure(arguments.measure, arguments.resamples, cost)))
         return
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -96,7 +103,9 @@ def main() -> None:
         small = {"y": y[first].astype(np.int64), "a": a[first], "b": b[first]}
         pq.write_table(pa.table(small), str(Path(folder) / "small.parquet"))
         del y, a, b
-        child = [sys.executable, __file__, "--measure", path, "--resamples"]
+        child = [sys.executable, __file__, "--measure", path]
+        child += [] if arguments.cost is None else ["--cost", arguments.cost]
+        child += ["--resamples"]
         subprocess.run([*child, "20"], check=True, capture_output=True)  # fill the cache
         done = subprocess.run(
             [*child, str(arguments.resamples)], check=True, capture_output=True, text=True

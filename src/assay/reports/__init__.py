@@ -3,6 +3,7 @@
 from assay.reports._build import report
 from assay.reports._result import (
     SCHEMA,
+    BaselineTest,
     CurveReport,
     DataSummary,
     MetricRow,
@@ -15,6 +16,7 @@ from assay.reports._result import (
 
 __all__ = [
     "SCHEMA",
+    "BaselineTest",
     "CurveReport",
     "DataSummary",
     "MetricRow",

@@ -18,6 +18,7 @@ import numpy as np
 from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
+from assay.reports._baseline_tests import GROUPS_NOTE, baseline_tests
 from assay.reports._curves import with_curves
 from assay.reports._progress import Steps, Warnings
 from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
@@ -237,7 +238,9 @@ def report(
         Per model: ROC AUC (DeLong and bootstrap intervals), average precision, AUC-PR,
         equal error rate; at the threshold the confusion matrix, error rate (Wilson
         interval), precision, recall, F1, MCC, balanced accuracy (bootstrap intervals) and
-        the expected cost; each against the majority-class baseline; the ROC and
+        the expected cost; each against the majority-class baseline, and one-sided paired
+        tests that the model beats it (:func:`assay.compare_to_baseline` of the error rate
+        and the expected cost; left out with groups); the ROC and
         precision-recall curves with simultaneous bootstrap bands. Per pair of models:
         DeLong's test, McNemar's test, paired bootstrap differences of ROC AUC and F1, with
         p-values Holm-adjusted across the pairs.
@@ -252,7 +255,11 @@ def report(
     -----
     The majority-class baseline predicts the most frequent (by weight) class for every row
     (ties: the positive class) and gives every row the same score; its values are the
-    same functions applied to that constant prediction and score.
+    same functions applied to that constant prediction and score.  The tests against it
+    (``ModelReport.baseline_tests``) are :func:`assay.compare_to_baseline` with that class
+    as ``majority_class`` and ``alternative='less'`` (the model's error rate or expected
+    cost is lower): McNemar's exact test for the unweighted error rate, the paired
+    bootstrap otherwise.
 
     Examples
     --------
@@ -375,6 +382,9 @@ def report(
                     auc_replicates.get(name),
                 )
             )
+        with caught.about(f"model {name!r} against the majority-class baseline"):
+            tests = baseline_tests(y_true, y_preds[name], majority, cost_matrix, resampled)
+            models[-1] = replace(models[-1], baseline_tests=tests)
     steps("paired tests")
     with caught.about("paired tests"):
         pairs = _pairs(
@@ -384,6 +394,8 @@ def report(
     with caught.about("curves"):
         curved, notes = with_curves(tuple(models), y_true, y_scores, summary, settings)
     caught.emit()
+    if group is not None:
+        notes = (*notes, GROUPS_NOTE)
     return Report(summary, settings, curved, pairs, notes)
 
 

@@ -30,7 +30,8 @@ def add_parser(commands: Any) -> None:
         help="evaluate the score columns of a CSV or Parquet file against its labels",
         description="Evaluate one or more models' scores (columns of FILE) against the true "
         "labels: ROC AUC, AP, AUC-PR, EER, the threshold metrics with intervals, the "
-        "majority-class baseline and paired tests between the models.",
+        "majority-class baseline and whether each model beats it, and paired tests between "
+        "the models.",
     )
     parser.add_argument(
         "file", metavar="FILE", help="CSV, Parquet, or a directory/glob of Parquet"

@@ -91,6 +91,8 @@ def tables(report: Report) -> list[Table]:
                 rows,
             )
         )
+        if model.baseline_tests:
+            result.append(_baseline_table(report, index))
         (tn, fp), (fn, tp) = model.confusion_matrix
         result.append(
             (
@@ -127,6 +129,31 @@ def tables(report: Report) -> list[Table]:
     return result
 
 
+def _baseline_table(report: Report, index: int) -> Table:
+    """The model's one-sided tests against the majority baseline: part of its section."""
+    model = report.models[index]
+    rows = [
+        [
+            test.name,
+            test.method,
+            _value(test.estimate),
+            _interval(test.interval),
+            "" if test.statistic is None else _count(test.statistic),
+            _pvalue(test.pvalue, report.settings.n_resamples if test.interval else None),
+            "yes" if test.beats_baseline else "no",
+        ]
+        for test in model.baseline_tests
+    ]
+    level = f"{1 - report.settings.confidence_level:.2g}"
+    return (
+        f"model-{index}",
+        f"Does {model.name} beat the majority baseline? (one-sided: model better; "
+        f"beats it: p < {level})",
+        ["metric", "test", "model - baseline", "interval", "statistic", "p", "beats it"],
+        rows,
+    )
+
+
 def _notes(report: Report) -> list[str]:
     pair_notes = [note for pair in report.pairs for note in pair.notes]
     return list(dict.fromkeys([*report.notes, *pair_notes]))
@@ -138,7 +165,7 @@ def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
     def line(cells: list[str]) -> str:
         return "  ".join(
             cell.ljust(width)
-            if i == 0 or (not cell[:1].isdigit() and cell[:1] not in "-[n")
+            if i == 0 or (not cell[:1].isdigit() and cell[:1] not in "-[" and cell != "n/a")
             else cell.rjust(width)
             for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
@@ -162,8 +189,11 @@ def _markdown_cell(text: str) -> str:
 def to_markdown(report: Report) -> str:
     """Markdown: the overview as a list, each table a pipe table."""
     out = ["# assay report", "", *[f"- {line}" for line in _overview(report)]]
-    for _, title, header, rows in tables(report):
-        out += ["", f"## {_markdown_cell(title)}", ""]
+    previous = ""
+    for section, title, header, rows in tables(report):
+        level = "###" if section == previous else "##"  # a second table of one section
+        previous = section
+        out += ["", f"{level} {_markdown_cell(title)}", ""]
         out.append("| " + " | ".join(map(_markdown_cell, header)) + " |")
         out.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
         out += ["| " + " | ".join(map(_markdown_cell, row)) + " |" for row in rows]
@@ -175,6 +205,7 @@ def to_markdown(report: Report) -> str:
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+h3 { font-size: 1em; margin-top: 1.2em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
@@ -204,14 +235,21 @@ def to_html(report: Report) -> str:
         "</ul></section>",
         *_plots(report),
     ]
-    for section, title, header, rows in tables(report):
+    listed = tables(report)
+    for number, (section, title, header, rows) in enumerate(listed):
         kind = section.split("-")[0]
-        out.append(f'<section id="{section}" class="{kind}"><h2>{escape(title)}</h2>')
+        continued = number > 0 and listed[number - 1][0] == section
+        closes = number + 1 == len(listed) or listed[number + 1][0] != section
+        if continued:  # a second table of the section above
+            out.append(f"<h3>{escape(title)}</h3>")
+        else:
+            out.append(f'<section id="{section}" class="{kind}"><h2>{escape(title)}</h2>')
         grid = _confusion_svg(report, int(section.split("-")[1])) if kind == "confusion" else ""
         out.append('<div class="figures"><table>' if grid else "<table>")
         out.append("<tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr>")
         out += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
-        out.append(f"</table>{grid}</div></section>" if grid else "</table></section>")
+        end = "</section>" if closes else ""
+        out.append(f"</table>{grid}</div>{end}" if grid else f"</table>{end}")
     if _notes(report):
         out.append('<section id="notes" class="notes"><ul>')
         out += [f"<li>{escape(note)}</li>" for note in _notes(report)]

@@ -71,14 +71,86 @@ class CurveReport:
 
 
 @dataclass(frozen=True)
+class BaselineTest:
+    """A one-sided paired test that a model beats the majority-class baseline.
+
+    ``estimate`` is the model's metric minus the baseline's on the same rows (for the
+    error rate and the expected cost: negative is better), ``alternative`` the side that
+    says "the model is better" (``'less'``), ``interval`` the one-sided interval of the
+    difference where the test has one (the paired bootstrap; McNemar's test has none;
+    its open end is infinite, ``null`` in JSON).
+    ``beats_baseline`` is ``pvalue < 1 - confidence_level`` and a difference on the
+    better side; a row that says otherwise is not constructed.
+    """
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    key: str
+    name: str
+    estimate: float
+    interval: tuple[float, float] | None
+    statistic: float | None
+    pvalue: float
+    alternative: str
+    method: str
+    confidence_level: float
+    beats_baseline: bool
+
+    def __post_init__(self) -> None:
+        if self.alternative not in ("less", "greater"):
+            raise ValueError(
+                f"`alternative` of a baseline test must be 'less' or 'greater' (the side on "
+                f"which the model is better); got {self.alternative!r}."
+            )
+        better = self.estimate < 0 if self.alternative == "less" else self.estimate > 0
+        significant = self.pvalue < 1 - self.confidence_level
+        if self.beats_baseline != (significant and better):
+            raise ValueError(
+                f"`beats_baseline`={self.beats_baseline} contradicts p = {self.pvalue!r} at "
+                f"confidence level {self.confidence_level!r} and the difference "
+                f"{self.estimate!r} (alternative {self.alternative!r}): the model beats the "
+                "baseline exactly when p < 1 - confidence_level and the difference is on "
+                "the better side."
+            )
+        if self.interval is not None and not any(map(math.isnan, self.interval)):
+            excludes_zero = (
+                self.interval[1] < 0 if self.alternative == "less" else (self.interval[0] > 0)
+            )
+            if excludes_zero != significant:
+                raise ValueError(
+                    f"the interval {list(self.interval)} of the difference and p = "
+                    f"{self.pvalue!r} disagree: at confidence level {self.confidence_level!r} "
+                    "the interval excludes 0 exactly when p < 1 - confidence_level."
+                )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "estimate": _number(self.estimate),
+            "interval": None
+            if self.interval is None
+            else [None if math.isinf(end) else _number(end) for end in self.interval],
+            "statistic": _number(self.statistic),
+            "pvalue": _number(self.pvalue),
+            "alternative": self.alternative,
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "beats_baseline": self.beats_baseline,
+        }
+
+
+@dataclass(frozen=True)
 class ModelReport:
-    """One score column: its confusion matrix at the threshold, its metric rows, its curves."""
+    """One score column: its confusion matrix at the threshold, its metric rows, its curves,
+    and its tests against the majority-class baseline."""
 
     name: str
     prediction: str
     confusion_matrix: tuple[tuple[float, float], tuple[float, float]]
     rows: tuple[MetricRow, ...]
     curves: tuple[CurveReport, ...] = ()
+    baseline_tests: tuple[BaselineTest, ...] = ()
 
     def curve(self, curve: str) -> CurveReport:
         """The curve ``'roc'`` or ``'precision_recall'``."""
@@ -94,6 +166,15 @@ class ModelReport:
                 return row
         raise KeyError(f"no row {key!r}; the rows are {[row.key for row in self.rows]}.")
 
+    def baseline_test(self, key: str) -> BaselineTest:
+        """The test against the majority baseline of the metric ``key`` (``'error_rate'``,
+        ``'expected_cost'``)."""
+        for test in self.baseline_tests:
+            if test.key == key:
+                return test
+        keys = [test.key for test in self.baseline_tests]
+        raise KeyError(f"no baseline test {key!r}; the baseline tests are {keys}.")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -101,6 +182,7 @@ class ModelReport:
             "confusion_matrix": [[float(cell) for cell in line] for line in self.confusion_matrix],
             "metrics": [row.to_dict() for row in self.rows],
             "curves": [curve.to_dict() for curve in self.curves],
+            "baseline_tests": [test.to_dict() for test in self.baseline_tests],
         }
 
 
