@@ -152,6 +152,18 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/report.py", speed, "--update", "docs/performance.md")
 
 
+@nox.session(name="dask-slow")
+def dask_slow(session: nox.Session) -> None:
+    """The slow tests of assay.dask on local clusters, the out-of-core test among them.
+
+    The out-of-core test writes 2e7 rows of Parquet files (some 100 MB) under the
+    temporary directory and evaluates them on two worker processes limited to 768 MiB
+    each (minutes on two cores); the default test run deselects it.
+    """
+    session.install("-e", ".[test,dask]")
+    session.run("python", "-m", "pytest", "tests/dask", "-m", "slow", *session.posargs)
+
+
 @nox.session(name="scale-out")
 def scale_out(session: nox.Session) -> None:
     """Dask against one machine and Spark MLlib on Parquet files (benchmarks/scale_out.py).

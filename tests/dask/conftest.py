@@ -8,29 +8,53 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from dask.utils import key_split
 
 import dask
 
 distributed = pytest.importorskip("distributed")
 
 
+def cluster_arguments(**extra: Any) -> dict[str, Any]:
+    """The arguments of the tests' ``LocalCluster``: two single-threaded worker
+    processes, no web servers on fixed ports; ``extra`` adds to them or overrides them."""
+    arguments: dict[str, Any] = {
+        "n_workers": 2,
+        "threads_per_worker": 1,
+        "processes": True,
+        # the scheduler's web server on a free port: with None it still takes 8787,
+        # and fails to start where another process (a second test run) holds it
+        "dashboard_address": ":0",
+        "worker_dashboard_address": None,
+    }
+    arguments.update(extra)
+    return arguments
+
+
+def graph_names(*lazy: Any) -> set[str]:
+    """The names of the tasks in the graphs of the lazy values (keys without their
+    tokens), e.g. ``shuffle-transfer`` for Dask's peer-to-peer shuffle."""
+    return {key_split(key) for value in lazy for key in value.__dask_graph__()}
+
+
+def assert_peer_to_peer(*lazy: Any) -> None:
+    """The lazy values shuffle with Dask's peer-to-peer shuffle (the one a user with a
+    current client gets), not with the shuffle through local files."""
+    names = graph_names(*lazy)
+    assert "shuffle-transfer" in names, sorted(names)
+    assert "diskshuffle" not in names, sorted(names)
+
+
 @pytest.fixture(scope="session")
 def dask_client() -> Iterator[object]:
     """A client of ``LocalCluster(n_workers=2, threads_per_worker=1, processes=True)``."""
     with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            # the scheduler's web server on a free port: with None it still takes 8787,
-            # and fails to start where another process (a second test run) holds it
-            dashboard_address=":0",
-            worker_dashboard_address=None,
-        ) as cluster,
+        distributed.LocalCluster(**cluster_arguments()) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
     ):
         yield client

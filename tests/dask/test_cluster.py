@@ -17,7 +17,7 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import PARTITION_SIZES, partitioned
+from tests.dask.conftest import PARTITION_SIZES, assert_peer_to_peer, graph_names, partitioned
 from tests.dask.test_delong import assert_equal_results
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
 
@@ -29,8 +29,9 @@ def _weights(frame, ddf, weight):
     return (None, None) if weight is None else (frame[weight].to_numpy(), ddf[weight])
 
 
-def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
-    frame, ddf = data
+def _lazy_and_expected(frame, ddf):
+    """The lazy values of every function on ``ddf``, one machine's values on ``frame``,
+    and the relative tolerance of each comparison."""
     y, score = frame["y"].to_numpy(), frame["score"].to_numpy()
     lazy, expected, tolerances = [], [], []
     # the three paths of the ranking job without weights (one shuffle): a forward scan,
@@ -76,9 +77,20 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
             )
         )
         tolerances.append(REGRESSION_RTOL)
-    # DeLong's paired test: two shuffles, placements carried from one to the other
-    paired = assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False)
+    return lazy, expected, tolerances
+
+
+def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
+    frame, ddf = data
+    y, score = frame["y"].to_numpy(), frame["score"].to_numpy()
+    # the graphs are built with the client current, as a user's calls with a client:
+    # their shuffles are then Dask's peer-to-peer shuffle (without a current client, they
+    # would be the shuffle through local files, which users of a cluster do not get)
     with dask_client.as_current():
+        lazy, expected, tolerances = _lazy_and_expected(frame, ddf)
+        # DeLong's paired test: two shuffles, placements carried from one to the other
+        paired = assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False)
+        assert_peer_to_peer(lazy[0], paired)
         *values, paired_result = dask.compute(*lazy, paired, scheduler=dask_client.get)
     assert_equal_results(
         paired_result, assay.delong_test(y, score, frame["second"].to_numpy()), exact=True
@@ -91,6 +103,15 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
                 assert np.array_equal(got_part, want_part)
             else:
                 np.testing.assert_allclose(got_part, want_part, rtol=rtol, atol=0)
+
+
+def test_a_graph_built_without_a_current_client_shuffles_through_files(data, dask_client):
+    """The check of the test above tells the two shuffles apart."""
+    _, ddf = data
+    lazy = assay.dask.roc_auc_score(ddf["y"], ddf["score"], compute=False)
+    assert "diskshuffle" in graph_names(lazy)
+    with pytest.raises(AssertionError, match="shuffle-transfer"):
+        assert_peer_to_peer(lazy)
 
 
 def test_an_error_on_a_worker_names_the_partition(data, dask_client):

@@ -36,7 +36,7 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import partitioned
+from tests.dask.conftest import assert_peer_to_peer, cluster_arguments, partitioned
 
 distributed = pytest.importorskip("distributed")
 from dask.utils import key_split  # noqa: E402
@@ -79,14 +79,11 @@ class KillOnFirst(SchedulerPlugin):
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with (
         distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            worker_dashboard_address=None,
-            local_directory=str(tmp_path_factory.mktemp("dask-faults")),
-            # the nannies log each kill and restart at WARNING: expected here, kept quiet
-            silence_logs=logging.ERROR,
+            **cluster_arguments(
+                local_directory=str(tmp_path_factory.mktemp("dask-faults")),
+                # the nannies log each kill and restart at WARNING: expected here, kept quiet
+                silence_logs=logging.ERROR,
+            )
         ) as local_cluster,
         distributed.Client(local_cluster, set_as_default=False) as client,
     ):
@@ -118,7 +115,9 @@ def _compute_with_a_kill(
     local_cluster.scheduler.add_plugin(plugin, name="kill-on-first")
     try:
         with client.as_current():
-            (value,) = dask.compute(build(), scheduler=client.get)
+            lazy = build()
+            assert_peer_to_peer(lazy)
+            (value,) = dask.compute(lazy, scheduler=client.get)
     finally:
         local_cluster.scheduler.remove_plugin(name="kill-on-first")
     assert plugin.killed is not None, f"no {name} task finished"
