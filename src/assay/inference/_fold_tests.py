@@ -93,6 +93,26 @@ def _warn_constant(what: str, identical: bool, stacklevel: int) -> None:
     warnings.warn(message, DegenerateDataWarning, stacklevel=stacklevel)
 
 
+def _t_interval(
+    estimate: float, standard_error: float, df: float, alternative: str, confidence_level: float
+) -> ConfidenceInterval:
+    """The interval of ``estimate`` that the t-test against ``alternative`` inverts.
+
+    Two-sided: ``estimate -+ t_{df, (1 + level) / 2} standard_error``.  One-sided, as
+    ``scipy.stats.ttest_rel(...).confidence_interval()``: ``'greater'`` gives
+    ``[estimate - t_{df, level} standard_error, inf)``, ``'less'`` gives
+    ``(-inf, estimate + t_{df, level} standard_error]``; 0 lies outside exactly when the
+    one-sided p-value is below ``1 - level``.
+    """
+    if alternative == "two-sided":
+        half_width = critical_value(confidence_level, df) * standard_error
+        return ConfidenceInterval(estimate - half_width, estimate + half_width)
+    half_width = float(special.stdtrit(df, confidence_level)) * standard_error
+    if alternative == "greater":
+        return ConfidenceInterval(estimate - half_width, math.inf)
+    return ConfidenceInterval(-math.inf, estimate + half_width)
+
+
 def _t_result(
     estimate: float,
     standard_error: float,
@@ -121,8 +141,7 @@ def _t_result(
         pvalue = pvalue_of(statistic, alternative, df)
         interval = None
         if confidence_level is not None:
-            half_width = critical_value(confidence_level, df) * standard_error
-            interval = ConfidenceInterval(estimate - half_width, estimate + half_width)
+            interval = _t_interval(estimate, standard_error, df, alternative, confidence_level)
     return TestResult(
         statistic=statistic,
         pvalue=pvalue,
@@ -154,15 +173,20 @@ def paired_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a - b`` is positive.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of the mean difference.
+        Level of the interval of the mean difference (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df = n - 1``, ``estimate`` the mean difference
         ``mean(a - b)``, its ``standard_error`` ``s / sqrt(n)`` and
-        ``confidence_interval`` ``estimate -+ t_{n-1, (1+level)/2} * standard_error``
-        (two-sided whatever ``alternative`` is).
+        ``confidence_interval``: ``estimate -+ t_{n-1, (1+level)/2} * standard_error``
+        for ``alternative='two-sided'``; for ``'greater'`` the one-sided
+        ``[estimate - t_{n-1, level} * standard_error, inf)``, for ``'less'``
+        ``(-inf, estimate + t_{n-1, level} * standard_error]``, as
+        ``scipy.stats.ttest_rel(...).confidence_interval()``.  The interval excludes 0
+        exactly when ``pvalue < 1 - confidence_level``.
 
     Raises
     ------
@@ -237,14 +261,17 @@ def welch_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a`` is larger.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of ``mean(a) - mean(b)``.
+        Level of the interval of ``mean(a) - mean(b)`` (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df`` the Welch-Satterthwaite degrees of freedom (a float),
         ``estimate = mean(a) - mean(b)``, ``standard_error`` and
-        ``confidence_interval``.
+        ``confidence_interval`` (for ``'greater'`` ``[low, inf)``, for ``'less'``
+        ``(-inf, high]``, as in :func:`paired_ttest`; as
+        ``scipy.stats.ttest_ind(a, b, equal_var=False, ...).confidence_interval()``).
 
     Raises
     ------
@@ -341,13 +368,18 @@ def corrected_resampled_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a - b`` is positive.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of the mean difference.
+        Level of the interval of the mean difference (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df = J - 1``, ``estimate`` the mean difference, the
-        corrected ``standard_error`` and ``confidence_interval``.
+        corrected ``standard_error`` and ``confidence_interval``: the interval the
+        test inverts, ``estimate -+ t_{J-1, (1+level)/2} * standard_error``, or for
+        ``'greater'`` ``[estimate - t_{J-1, level} * standard_error, inf)`` and for
+        ``'less'`` ``(-inf, estimate + t_{J-1, level} * standard_error]``, derived as
+        :func:`paired_ttest`'s with the corrected standard error.
 
     Raises
     ------
