@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
 from assay._scaling import mean_and_deviation, scale_if_extreme
 from assay._validation import as_finite_array, check_same_length
 from assay.exceptions import DegenerateDataWarning
+from assay.inference._t_intervals import t_interval
 
 __all__ = [
     "corrected_resampled_ttest",
@@ -93,26 +93,6 @@ def _warn_constant(what: str, identical: bool, stacklevel: int) -> None:
     warnings.warn(message, DegenerateDataWarning, stacklevel=stacklevel)
 
 
-def _t_interval(
-    estimate: float, standard_error: float, df: float, alternative: str, confidence_level: float
-) -> ConfidenceInterval:
-    """The interval of ``estimate`` that the t-test against ``alternative`` inverts.
-
-    Two-sided: ``estimate -+ t_{df, (1 + level) / 2} standard_error``.  One-sided, as
-    ``scipy.stats.ttest_rel(...).confidence_interval()``: ``'greater'`` gives
-    ``[estimate - t_{df, level} standard_error, inf)``, ``'less'`` gives
-    ``(-inf, estimate + t_{df, level} standard_error]``; 0 lies outside exactly when the
-    one-sided p-value is below ``1 - level``.
-    """
-    if alternative == "two-sided":
-        half_width = critical_value(confidence_level, df) * standard_error
-        return ConfidenceInterval(estimate - half_width, estimate + half_width)
-    half_width = float(special.stdtrit(df, confidence_level)) * standard_error
-    if alternative == "greater":
-        return ConfidenceInterval(estimate - half_width, math.inf)
-    return ConfidenceInterval(-math.inf, estimate + half_width)
-
-
 def _t_result(
     estimate: float,
     standard_error: float,
@@ -141,7 +121,7 @@ def _t_result(
         pvalue = pvalue_of(statistic, alternative, df)
         interval = None
         if confidence_level is not None:
-            interval = _t_interval(estimate, standard_error, df, alternative, confidence_level)
+            interval = t_interval(estimate, standard_error, df, alternative, confidence_level)
     return TestResult(
         statistic=statistic,
         pvalue=pvalue,
