@@ -133,6 +133,7 @@ def _proportion_bounds(
         np.float64(1 / n),
         np.float64(k),
         np.float64(n),
+        np.float64(n - k),
         confidence_level,
         method,
     )
@@ -333,7 +334,14 @@ def _proportion_arrays(
     p = successes_float / trials_float
     q = (trials_float - successes_float) / trials_float
     low, high = proportion_bounds(
-        p, q, 1.0 / trials_float, successes_float, trials_float, confidence_level, method
+        p,
+        q,
+        1.0 / trials_float,
+        successes_float,
+        trials_float,
+        trials_float - successes_float,
+        confidence_level,
+        method,
     )
     return IntervalArrayResult(
         estimate=p,

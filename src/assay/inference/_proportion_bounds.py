@@ -72,17 +72,21 @@ def _wilson_continuity_corrected(
 
 
 def _beta_bounds(
-    k: np.ndarray, n: np.ndarray, alpha: float, shift: float, at_zero: Any, at_n: Any
+    k: np.ndarray, failures: np.ndarray, alpha: float, shift: float, at_zero: Any, at_n: Any
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Beta-quantile bounds: Clopper-Pearson (``shift = 0``) or Jeffreys (``1/2``)."""
+    """Beta-quantile bounds: Clopper-Pearson (``shift = 0``) or Jeffreys (``1/2``).
+
+    ``failures = n - k`` is passed as computed from the counts themselves: for counts
+    beyond 2**53 it is not the difference of their float64 values.
+    """
     low, high = np.zeros(k.shape), np.ones(k.shape)
     inner_low, inner_high = ~np.asarray(at_zero), ~np.asarray(at_n)
     if shift == 0.0:
-        low_shapes = (k[inner_low], n[inner_low] - k[inner_low] + 1.0)
-        high_shapes = (k[inner_high] + 1.0, n[inner_high] - k[inner_high])
+        low_shapes = (k[inner_low], failures[inner_low] + 1.0)
+        high_shapes = (k[inner_high] + 1.0, failures[inner_high])
     else:
-        low_shapes = (k[inner_low] + shift, n[inner_low] - k[inner_low] + shift)
-        high_shapes = (k[inner_high] + shift, n[inner_high] - k[inner_high] + shift)
+        low_shapes = (k[inner_low] + shift, failures[inner_low] + shift)
+        high_shapes = (k[inner_high] + shift, failures[inner_high] + shift)
     low[inner_low] = beta_quantiles(*low_shapes, alpha / 2.0)
     high[inner_high] = beta_quantiles(*high_shapes, 1.0 - alpha / 2.0)
     return low, high
@@ -94,14 +98,16 @@ def proportion_bounds(
     inverse: np.ndarray,
     k: np.ndarray,
     n: np.ndarray,
+    failures: np.ndarray,
     confidence_level: float,
     method: str,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` of checked proportions, clipped to [0, 1].
 
     ``p = k / n``, ``q = (n - k) / n`` and ``inverse = 1 / n`` (float64 arrays of one
-    shape, each a correctly rounded quotient of the counts), ``k`` and ``n`` the counts
-    as float64 (for the methods that need them: Agresti-Coull, the beta quantiles).
+    shape, each a correctly rounded quotient of the counts), ``k``, ``n`` and
+    ``failures = n - k`` the counts as float64 (for the methods that need them:
+    Agresti-Coull, the beta quantiles).
     """
     alpha = 1.0 - confidence_level
     at_zero, at_n = k == 0.0, q == 0.0
@@ -112,7 +118,7 @@ def proportion_bounds(
         low, high = p - half_width, p + half_width
     elif method in ("clopper_pearson", "jeffreys"):
         shift = 0.0 if method == "clopper_pearson" else 0.5
-        low, high = _beta_bounds(k, n, alpha, shift, at_zero, at_n)
+        low, high = _beta_bounds(k, failures, alpha, shift, at_zero, at_n)
         # the true bounds enclose k/n; for counts beyond 2**106 they lie within a unit
         # in the last place of it, which rounding of the float shape parameters can cross
         low, high = np.minimum(low, p), np.maximum(high, p)
