@@ -27,6 +27,7 @@ from assay._results import (
     ComparisonResult,
     CrossValidationResult,
     FriedmanResult,
+    IntervalArrayResult,
     IntervalResult,
     ModelComparisonResult,
     NestedCrossValidationResult,
@@ -127,6 +128,9 @@ BUILDERS: dict[type, dict[str, Callable[[], Any]]] = {
         "difference_ci": lambda: assay.difference_ci(15, 20, 9, 20),
         "mean_ci": lambda: assay.mean_ci(FOLD_A),
         "auc_ci": lambda: assay.auc_ci(Y, SCORE_A),
+    },
+    IntervalArrayResult: {
+        "proportion_ci-array": lambda: assay.proportion_ci([3, 15, 20], 20),
     },
     TestResult: {
         "delong_test": lambda: assay.delong_test(Y, SCORE_A, SCORE_B),

@@ -9,11 +9,13 @@ smaller tail, at most 1.  A NaN statistic gives a NaN p-value.
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import numpy as np
 from scipy.optimize import brentq
 from scipy.special import betainc, betaincinv, gammaincinv, ndtr, ndtri, stdtr, stdtrit
 
-__all__ = ["beta_quantile", "critical_value", "pvalue"]
+__all__ = ["beta_quantile", "beta_quantiles", "critical_value", "pvalue"]
 
 
 def pvalue(statistic: float, alternative: str, df: float | None = None) -> float:
@@ -96,3 +98,31 @@ def beta_quantile(a: float, b: float, q: float) -> float:
         maxiter=2000,
     )
     return float(root)
+
+
+def beta_quantiles(a: Any, b: Any, q: float) -> np.ndarray:
+    """:func:`beta_quantile` of every pair of shape parameters in ``a`` and ``b``.
+
+    SciPy's ``betaincinv`` on the whole array; the elements whose answer fails the check
+    of :func:`beta_quantile`, and those with a shape parameter beyond 2**106, are
+    recomputed one by one by :func:`beta_quantile`.  Each element equals
+    ``beta_quantile(a[i], b[i], q)``.
+    """
+    first, second = np.broadcast_arrays(
+        np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    )
+    result = np.empty(first.shape)
+    if result.size == 0:
+        return result
+    ordinary = (first < _HUGE_SHAPE) & (second < _HUGE_SHAPE)
+    x = betaincinv(first[ordinary], second[ordinary], q)
+    accepted = (0.0 < x) & (x < 1.0)
+    accepted &= np.abs(betainc(first[ordinary], second[ordinary], x) - q) <= (
+        _BETA_CHECK_TOLERANCE * min(q, 1.0 - q)
+    )
+    solved = np.full(first.shape, False)
+    solved[ordinary] = accepted
+    result[solved] = x[accepted]
+    for index in zip(*np.nonzero(~solved), strict=True):
+        result[index] = beta_quantile(float(first[index]), float(second[index]), q)
+    return result

@@ -19,6 +19,7 @@ Expected values come from (named at each test):
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep, proportion_
 import assay
 from assay import difference_ci, error_rate_ci, mean_ci, proportion_ci
 from assay import reference as ref
+from assay._results import IntervalArrayResult, IntervalResult
 from assay.exceptions import DegenerateDataWarning
 
 METHODS = ("wilson", "normal", "agresti_coull", "clopper_pearson", "jeffreys")
@@ -269,10 +271,141 @@ def test_difference_ci_matches_statsmodels(
     np.testing.assert_allclose(wald.confidence_interval, expected, atol=FORMULA_AGREEMENT)
 
 
+@given(data=counts(), confidence_level=levels)
+def test_wilson_cc_matches_scipy(data: tuple[int, int], confidence_level: float) -> None:
+    k, n = data
+    low, high = proportion_ci(
+        k, n, confidence_level=confidence_level, method="wilson_cc"
+    ).confidence_interval
+    expected = stats.binomtest(k, n).proportion_ci(confidence_level, method="wilsoncc")
+    assert low == pytest.approx(expected.low, abs=FORMULA_AGREEMENT)
+    assert high == pytest.approx(expected.high, abs=FORMULA_AGREEMENT)
+
+
+@given(data=counts(), confidence_level=levels)
+def test_wilson_cc_bounds_solve_the_corrected_score_equation(
+    data: tuple[int, int], confidence_level: float
+) -> None:
+    # Newcombe (1998a), method 4: the bounds are the p0 with
+    # |k/n - p0| - 1/(2n) = z sqrt(p0 (1 - p0) / n); 0 at k = 0 and 1 at k = n.
+    k, n = data
+    z = stats.norm.ppf(0.5 + confidence_level / 2)
+    low, high = proportion_ci(
+        k, n, confidence_level=confidence_level, method="wilson_cc"
+    ).confidence_interval
+    plain = proportion_ci(k, n, confidence_level=confidence_level).confidence_interval
+    assert low <= plain.low and high >= plain.high  # wider than Wilson's on both sides
+    if k == 0:
+        assert low == 0.0
+    else:
+        residual = (k / n - low - 0.5 / n) ** 2 - z * z * low * (1 - low) / n
+        assert abs(residual) <= 1e-12 * (1 + z * z / n)
+        assert low <= k / n - 0.5 / n
+    if k == n:
+        assert high == 1.0
+    else:
+        residual = (high - k / n - 0.5 / n) ** 2 - z * z * high * (1 - high) / n
+        assert abs(residual) <= 1e-12 * (1 + z * z / n)
+        assert high >= k / n + 0.5 / n
+
+
+@st.composite
+def count_arrays(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """``(k, n)`` arrays that broadcast: shapes (m,), (m,) / (m,), () / (a, 1), (b,)."""
+    m = draw(st.integers(0, 5))
+    trials = [draw(st.integers(1, 2_000)) for _ in range(m)]
+    successes = [draw(st.integers(0, t)) for t in trials]
+    layout = draw(st.sampled_from(["same", "one n", "outer"]))
+    if layout == "same":
+        return np.array(successes, dtype=np.int64), np.array(trials, dtype=np.int64)
+    if layout == "one n":
+        n = draw(st.integers(1, 2_000))
+        return np.array([min(k, n) for k in successes], dtype=np.int64), np.array(n)
+    n_column = draw(st.lists(st.integers(2_000, 10**6), min_size=1, max_size=3))
+    return np.array(successes, dtype=np.int64), np.array(n_column)[:, None]
+
+
+ALL_METHODS = (*METHODS, "wilson_cc", "hoeffding")
+
+
+@given(data=count_arrays(), confidence_level=levels, method=st.sampled_from(ALL_METHODS))
+def test_arrays_of_counts_give_the_scalar_intervals(
+    data: tuple[np.ndarray, np.ndarray], confidence_level: float, method: str
+) -> None:
+    k, n = data
+    result = _quiet(proportion_ci, k, n, confidence_level=confidence_level, method=method)
+    shape = np.broadcast_shapes(k.shape, n.shape)
+    assert isinstance(result, IntervalArrayResult)
+    assert result.shape == shape
+    low, high = result.confidence_interval
+    for array in (result.estimate, low, high, result.standard_error, result.n):
+        assert array.shape == shape
+    k_full, n_full = np.broadcast_to(k, shape), np.broadcast_to(n, shape)
+    for index in np.ndindex(shape):
+        one = _quiet(
+            proportion_ci,
+            int(k_full[index]),
+            int(n_full[index]),
+            confidence_level=confidence_level,
+            method=method,
+        )
+        # bit for bit: one implementation of the bounds serves both
+        assert result.estimate[index] == one.estimate
+        assert (low[index], high[index]) == tuple(one.confidence_interval)
+        assert result.standard_error[index] == one.standard_error
+        assert result.n[index] == one.n and result.details["k"][index] == one.details["k"]
+        item = result[index]
+        assert isinstance(item, IntervalResult)
+        assert item.to_dict() == one.to_dict()
+
+
+def test_array_result_is_self_consistent() -> None:
+    k = np.array([[0, 5, 10], [3, 7, 10]])
+    result = proportion_ci(k, 10, method="wilson_cc")
+    assert result.shape == (2, 3) and len(result) == 2
+    low, high = result.confidence_interval
+    assert np.all((low <= result.estimate) & (result.estimate <= high))
+    assert low[0, 0] == 0.0 and high[0, 2] == 1.0 and high[1, 2] == 1.0
+    row = result[1]
+    assert isinstance(row, IntervalArrayResult) and row.shape == (3,)
+    np.testing.assert_array_equal(row.confidence_interval.low, low[1])
+    np.testing.assert_array_equal(row.details["k"], [3, 7, 10])
+    # read-only arrays: the result cannot be edited into contradicting itself
+    with pytest.raises(ValueError, match="read-only"):
+        result.estimate[0, 0] = 0.5
+    with pytest.raises(ValueError, match="read-only"):
+        low[0, 0] = 0.5
+    plain = json.loads(result.to_json())
+    assert plain["confidence_interval"]["low"] == low.tolist()
+    assert plain["n"] == [[10] * 3] * 2
+    assert str(result).startswith("6 95% continuity-corrected Wilson intervals, shape (2, 3): ")
+    assert "IntervalArrayResult(" in repr(result)
+    with pytest.raises(ValueError, match=r"`n` has shape \(2,\), `estimate` \(3,\)"):
+        IntervalArrayResult(
+            estimate=[0.1, 0.2, 0.3],
+            confidence_interval=([0, 0, 0], [1, 1, 1]),
+            standard_error=[0.1, 0.1, 0.1],
+            confidence_level=0.95,
+            method="wilson",
+            n=[10, 10],
+        )
+
+
+def test_empty_arrays_of_counts() -> None:
+    result = proportion_ci([], [])
+    assert result.shape == (0,)
+    assert str(result) == "0 95% Wilson intervals, shape (0,)"
+
+
+def test_wald_zero_width_warns_once_for_an_array() -> None:
+    with pytest.warns(DegenerateDataWarning, match=r"2 of the 4 counts have `k` = 0 or `k` = `n`"):
+        proportion_ci([0, 3, 10, 4], 10, method="normal")
+
+
 # --- Agreement with the reference ------------------------------------------------------
 
 
-@given(data=counts(), confidence_level=levels, method=methods)
+@given(data=counts(), confidence_level=levels, method=st.sampled_from((*METHODS, "wilson_cc")))
 def test_proportion_ci_matches_reference(
     data: tuple[int, int], confidence_level: float, method: str
 ) -> None:
@@ -645,12 +778,46 @@ def test_result_fields_and_scalar_count_types() -> None:
         (0, 0, r"`n` must be at least 1 \(the number of trials\); got 0\."),
         (12, 10, r"`k` = 12 exceeds `n` = 10; a count of successes cannot exceed"),
         (
-            [1, 2, 3],
+            [1, 2.5, 3],
             10,
-            r"`k` must be a single count \(a scalar\), got an array of shape \(3,\); "
-            r"compute one interval per count",
+            r"`k` contains 1 values that are not whole numbers \(e\.g\. 2\.5\); counts "
+            r"must be whole numbers\.",
         ),
-        (np.array([[1]]), 10, r"`k` must be a single count \(a scalar\), got an array of shape"),
+        ([1, np.nan], 10, r"`k` contains 1 values that are not whole numbers \(e\.g\. nan\)"),
+        (
+            [True, False],
+            10,
+            r"`k` must hold whole numbers \(counts\); got an array of dtype bool\.",
+        ),
+        (["1"], 10, r"`k` must hold whole numbers \(counts\); got an array of dtype <U1\."),
+        (
+            [1, -2, -3],
+            10,
+            r"`k` contains 2 negative values \(e\.g\. -2\); counts must be non-negative\.",
+        ),
+        (
+            [1, 2],
+            [10, 0],
+            r"`n` must be at least 1 \(the number of trials\); 1 values are 0\.",
+        ),
+        (
+            [1, 12, 13],
+            [10, 10, 20],
+            r"`k` exceeds `n` at 1 positions \(e\.g\. 12 of 10\); a count of successes "
+            r"cannot exceed the number of trials\.",
+        ),
+        (
+            [1, 2, 3],
+            [10, 20],
+            r"`k` of shape \(3,\) and `n` of shape \(2,\) do not broadcast together "
+            r"\(numpy's broadcasting rules\)\.",
+        ),
+        (
+            [1],
+            [2**60],
+            r"`n` contains 1 counts above 2\*\*53 \(e\.g\. 1152921504606846976\); an array "
+            r"of counts is computed in float64",
+        ),
     ],
 )
 def test_proportion_ci_count_errors(k: Any, n: Any, message: str) -> None:
@@ -688,10 +855,12 @@ def test_confidence_level_errors(confidence_level: Any) -> None:
 def test_method_errors() -> None:
     with pytest.raises(
         ValueError,
-        match=r"`method` must be one of \['wilson', 'normal', 'agresti_coull', "
+        match=r"`method` must be one of \['wilson', 'wilson_cc', 'normal', 'agresti_coull', "
         r"'clopper_pearson', 'jeffreys', 'hoeffding'\]; got 'wald'\.",
     ):
         proportion_ci(1, 10, method="wald")
+    with pytest.raises(ValueError, match=r"`method` must be one of \['wilson'.*; got 'wald'\."):
+        proportion_ci([1, 2], 10, method="wald")
     with pytest.raises(ValueError, match=r"`method` must be one of \['wilson'.*; got 'exact'\."):
         error_rate_ci([0, 1], [1, 1], method="exact")
     with pytest.raises(

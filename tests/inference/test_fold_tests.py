@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -183,10 +183,10 @@ def test_paired_ttest_agrees_with_reference_and_scipy(data, alternative, level) 
     np.testing.assert_allclose(result.statistic, theirs.statistic, rtol=1e-9)
     np.testing.assert_allclose(result.pvalue, theirs.pvalue, rtol=1e-9, atol=1e-15)
     assert result.df == theirs.df
-    if alternative == "two-sided":
-        np.testing.assert_allclose(
-            result.confidence_interval, theirs.confidence_interval(level), rtol=1e-9
-        )
+    # one-sided alternatives give scipy's one-sided interval (an infinite end)
+    np.testing.assert_allclose(
+        result.confidence_interval, theirs.confidence_interval(level), rtol=1e-9
+    )
 
 
 @given(_scores(), _scores(), st.sampled_from(ALTERNATIVES))
@@ -213,6 +213,9 @@ def test_welch_ttest_agrees_with_reference_and_scipy(a, b, alternative) -> None:
     np.testing.assert_allclose(result.statistic, theirs.statistic, rtol=1e-9)
     np.testing.assert_allclose(result.pvalue, theirs.pvalue, rtol=1e-9, atol=1e-15)
     np.testing.assert_allclose(result.df, theirs.df, rtol=1e-9)
+    np.testing.assert_allclose(
+        result.confidence_interval, theirs.confidence_interval(0.95), rtol=1e-9
+    )
 
 
 @given(_pairs(), st.sampled_from(ALTERNATIVES), st.integers(1, 1000), st.integers(1, 1000))
@@ -223,6 +226,73 @@ def test_corrected_resampled_ttest_agrees_with_reference(data, alternative, trai
         warnings.simplefilter("ignore", DegenerateDataWarning)
         result = assay.corrected_resampled_ttest(a, b, train, test, alternative=alternative)
     _assert_matches(result, expected)
+
+
+# Ten paired fold scores (hand-made) for the one-sided intervals.
+ONE_SIDED_A = np.array([0.81, 0.84, 0.80, 0.83, 0.82, 0.85, 0.79, 0.83, 0.84, 0.81])
+ONE_SIDED_B = np.array([0.80, 0.82, 0.80, 0.81, 0.80, 0.84, 0.79, 0.81, 0.83, 0.80])
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+def test_one_sided_paired_interval_is_scipys(level: float) -> None:
+    for alternative in ("greater", "less"):
+        result = assay.paired_ttest(
+            ONE_SIDED_A, ONE_SIDED_B, alternative=alternative, confidence_level=level
+        )
+        theirs = stats.ttest_rel(ONE_SIDED_A, ONE_SIDED_B, alternative=alternative)
+        np.testing.assert_allclose(
+            result.confidence_interval, theirs.confidence_interval(level), rtol=ROUNDING
+        )
+        one_sample = stats.ttest_1samp(ONE_SIDED_A - ONE_SIDED_B, 0.0, alternative=alternative)
+        np.testing.assert_allclose(
+            result.confidence_interval, one_sample.confidence_interval(level), rtol=ROUNDING
+        )
+    greater = assay.paired_ttest(ONE_SIDED_A, ONE_SIDED_B, alternative="greater")
+    less = assay.paired_ttest(ONE_SIDED_A, ONE_SIDED_B, alternative="less")
+    assert greater.confidence_interval.high == math.inf
+    assert less.confidence_interval.low == -math.inf
+    # the one-sided bound is the t_{n-1, level} quantile away, not t_{n-1, (1+level)/2}
+    critical = stats.t.ppf(0.95, 9)
+    assert greater.confidence_interval.low == pytest.approx(
+        greater.estimate - critical * greater.standard_error, rel=ROUNDING
+    )
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_corrected_interval_uses_the_corrected_standard_error(alternative) -> None:
+    # Nadeau & Bengio: se = sqrt((1 / J + n_test / n_train) s^2); the one-sided interval is
+    # the set of differences the one-sided corrected test does not reject at 1 - level.
+    result = assay.corrected_resampled_ttest(
+        ONE_SIDED_A, ONE_SIDED_B, 900, 100, alternative=alternative, confidence_level=0.9
+    )
+    differences = ONE_SIDED_A - ONE_SIDED_B
+    se = math.sqrt((1 / 10 + 100 / 900) * np.var(differences, ddof=1))
+    bound = stats.t.ppf(0.9, 9) * se
+    mean = differences.mean()
+    expected = (mean - bound, math.inf) if alternative == "greater" else (-math.inf, mean + bound)
+    np.testing.assert_allclose(result.confidence_interval, expected, rtol=ROUNDING)
+    twin = reference.corrected_resampled_ttest(
+        ONE_SIDED_A, ONE_SIDED_B, 900, 100, alternative=alternative, confidence_level=0.9
+    )
+    np.testing.assert_allclose(
+        result.confidence_interval, twin["confidence_interval"], rtol=ROUNDING
+    )
+
+
+@given(_pairs(), st.sampled_from(ALTERNATIVES), st.sampled_from([0.8, 0.9, 0.95]))
+def test_interval_excludes_zero_exactly_when_the_test_rejects(data, alternative, level) -> None:
+    a, b = data
+    assume(not _degenerate(a - b))
+    for result in (
+        assay.paired_ttest(a, b, alternative=alternative, confidence_level=level),
+        assay.corrected_resampled_ttest(
+            a, b, 90, 10, alternative=alternative, confidence_level=level
+        ),
+    ):
+        low, high = result.confidence_interval
+        # away from the boundary, where rounding decides
+        assume(abs(result.pvalue - (1 - level)) > 1e-9)
+        assert (not low <= 0.0 <= high) == (result.pvalue < 1 - level)
 
 
 @given(

@@ -25,6 +25,7 @@ from assay._results._inference import (
     PermutationTestResult,
     TestResult,
 )
+from assay._results._interval_arrays import IntervalArrayResult
 from assay._results._protocols import (
     BiasVarianceResult,
     Bootstrap632Result,
@@ -50,6 +51,7 @@ __all__ = [
     "CumulativeGainCurve",
     "DetCurve",
     "FriedmanResult",
+    "IntervalArrayResult",
     "IntervalResult",
     "ModelComparisonResult",
     "NestedCrossValidationResult",

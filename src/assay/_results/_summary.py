@@ -19,6 +19,7 @@ _BOOTSTRAP_METHODS = {"bca": "BCa", "percentile": "percentile", "basic": "basic"
 
 _INTERVAL_METHODS = {
     "wilson": "Wilson",
+    "wilson_cc": "continuity-corrected Wilson",
     "normal": "normal",
     "agresti_coull": "Agresti-Coull",
     "clopper_pearson": "Clopper-Pearson",

@@ -12,7 +12,8 @@ microseconds whatever the size of the test set.
 - :func:`mean_ci`: the mean of K fold scores (Student t with K - 1 degrees of
   freedom, or normal).
 
-Counts are scalars: one interval per call.  The user guide ("Analytic confidence
+:func:`proportion_ci` takes arrays of counts too (one interval per element, as an
+:class:`~assay._results.IntervalArrayResult`).  The user guide ("Analytic confidence
 intervals") gives each formula with its source.
 """
 
@@ -26,14 +27,15 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri, stdtrit
+from scipy.special import stdtrit
 
-from assay._distributions import beta_quantile
 from assay._procedure_checks import check_confidence_level
-from assay._results import ConfidenceInterval, IntervalResult
+from assay._results import ConfidenceInterval, IntervalArrayResult, IntervalResult
+from assay._results._interval_arrays import _array_interval
 from assay._scaling import mean_and_deviation
 from assay._validation import as_finite_array, check_option
 from assay.exceptions import DegenerateDataWarning
+from assay.inference._proportion_bounds import count_arrays, normal_quantile, proportion_bounds
 from assay.metrics._confusion import labelled_confusion
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
 
 PROPORTION_METHODS = (
     "wilson",
+    "wilson_cc",
     "normal",
     "agresti_coull",
     "clopper_pearson",
@@ -112,60 +115,29 @@ def _counts(k: Any, n: Any, k_name: str = "k", n_name: str = "n") -> tuple[int, 
 
 def _normal_quantile(confidence_level: float) -> float:
     """``z`` with ``P(|Z| <= z) = confidence_level`` for a standard normal ``Z``."""
-    return float(-ndtri((1.0 - confidence_level) / 2.0))
-
-
-def _wilson_bounds(k: int, n: int, z: float) -> tuple[float, float]:
-    """The two roots ``p`` of ``(k/n - p)^2 = z^2 p (1 - p) / n`` (Wilson 1927).
-
-    The upper root is a sum of positive terms; the lower one is taken from the product
-    of the roots, ``(k/n)^2 / (1 + z^2/n)``, so neither suffers cancellation.  At
-    ``k = 0`` the lower root is exactly 0, at ``k = n`` the upper root exactly 1.  Both
-    are written in ``k/n``, ``(n - k)/n`` and ``1/n`` (correctly rounded quotients of
-    the integers), so counts near the float64 limit do not overflow.
-    """
-    z2 = z * z
-    p, q, inverse = k / n, (n - k) / n, 1 / n
-    spread = z * math.sqrt(inverse) * math.sqrt(z2 * inverse + 4.0 * p * q)
-    upper = 1.0 if k == n else (2.0 * p + z2 * inverse + spread) / (2.0 * (1.0 + z2 * inverse))
-    lower = 0.0 if k == 0 else (p * p) / ((1.0 + z2 * inverse) * upper)
-    return lower, upper
+    return normal_quantile(confidence_level)
 
 
 def _proportion_bounds(
     k: int, n: int, confidence_level: float, method: str
 ) -> tuple[float, float]:
-    """``(low, high)`` of a checked proportion ``k / n``, clipped to [0, 1]."""
-    alpha = 1.0 - confidence_level
-    p = k / n
-    if method == "clopper_pearson":
-        low = 0.0 if k == 0 else beta_quantile(k, n - k + 1, alpha / 2.0)
-        high = 1.0 if k == n else beta_quantile(k + 1, n - k, 1.0 - alpha / 2.0)
-    elif method == "jeffreys":
-        low = 0.0 if k == 0 else beta_quantile(k + 0.5, n - k + 0.5, alpha / 2.0)
-        high = 1.0 if k == n else beta_quantile(k + 0.5, n - k + 0.5, 1.0 - alpha / 2.0)
-    if method == "hoeffding":
-        # 2 exp(-2 n eps^2) = alpha ("Estimation of the hypothesis real risk", Theorem
-        # 6.5.1 with one hypothesis)
-        half_width = math.sqrt(math.log(2.0 / alpha) / (2.0 * n))
-        low, high = p - half_width, p + half_width
-    elif method in ("clopper_pearson", "jeffreys"):
-        # the true bounds enclose k/n; for counts beyond 2**106 they lie within a unit
-        # in the last place of it, which rounding of the float shape parameters can cross
-        low, high = min(low, p), max(high, p)
-    else:
-        z = _normal_quantile(confidence_level)
-        if method == "wilson":
-            low, high = _wilson_bounds(k, n, z)
-        elif method == "normal":
-            half_width = z * math.sqrt(p * (1.0 - p) / n)
-            low, high = p - half_width, p + half_width
-        else:  # agresti_coull
-            n_tilde = n + z * z
-            p_tilde = (k + z * z / 2.0) / n_tilde
-            half_width = z * math.sqrt(p_tilde * (1.0 - p_tilde) / n_tilde)
-            low, high = p_tilde - half_width, p_tilde + half_width
-    return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
+    """``(low, high)`` of a checked proportion ``k / n``, clipped to [0, 1].
+
+    The quotients ``k / n``, ``(n - k) / n`` and ``1 / n`` are taken from the Python
+    integers (correctly rounded whatever their size); the bounds are those of
+    :func:`~assay.inference._proportion_bounds.proportion_bounds` on 0-d arrays.
+    """
+    low, high = proportion_bounds(
+        np.float64(k / n),
+        np.float64((n - k) / n),
+        np.float64(1 / n),
+        np.float64(k),
+        np.float64(n),
+        np.float64(n - k),
+        confidence_level,
+        method,
+    )
+    return float(low), float(high)
 
 
 def _warn_zero_width_wald(counted: str) -> None:
@@ -197,47 +169,56 @@ def _proportion_result(
 
 def proportion_ci(
     k: Any, n: Any, *, confidence_level: float = 0.95, method: str = "wilson"
-) -> IntervalResult:
+) -> IntervalResult | IntervalArrayResult:
     """Confidence interval of a binomial proportion ``k / n`` (e.g. an error rate).
 
     Parameters
     ----------
-    k : int
-        Number of successes (for an error rate: misclassified test examples).  A
-        scalar; whole floats such as ``22.0`` are accepted.
-    n : int
-        Number of trials (test examples), at least 1.
+    k : int or array-like of ints
+        Number of successes (for an error rate: misclassified test examples); whole
+        floats such as ``22.0`` are accepted.  An array gives one interval per element.
+    n : int or array-like of ints
+        Number of trials (test examples), at least 1.  ``k`` and ``n`` broadcast
+        together by numpy's rules (e.g. an array of ``k`` and one ``n``); arrays hold
+        counts up to 2**53 (a larger count is exact only as a single Python int).
     confidence_level : float, default=0.95
         Nominal coverage, in (0, 1).
-    method : {'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys', \
-'hoeffding'}, default='wilson'
-        ``'wilson'``: score interval (Wilson 1927).  ``'normal'``: the Wald interval
-        ``p ± z sqrt(p(1-p)/n)`` of the lecture texts ("Estimation of the hypothesis real
-        risk"; Honavar, "Evaluating model performance").  ``'agresti_coull'``: the Wald
-        interval around ``(k + z²/2) / (n + z²)``.  ``'clopper_pearson'``: exact
-        interval from beta quantiles.  ``'jeffreys'``: equal-tailed interval of the
-        Beta(k + 1/2, n - k + 1/2) posterior.  ``'hoeffding'``: distribution-free
+    method : {'wilson', 'wilson_cc', 'normal', 'agresti_coull', 'clopper_pearson', \
+'jeffreys', 'hoeffding'}, default='wilson'
+        ``'wilson'``: score interval (Wilson 1927).  ``'wilson_cc'``: the score
+        interval with continuity correction (Newcombe 1998a, method 4).
+        ``'normal'``: the Wald interval ``p ± z sqrt(p(1-p)/n)`` of the lecture texts
+        ("Estimation of the hypothesis real risk"; Honavar, "Evaluating model
+        performance").  ``'agresti_coull'``: the Wald interval around
+        ``(k + z²/2) / (n + z²)``.  ``'clopper_pearson'``: exact interval from beta
+        quantiles.  ``'jeffreys'``: equal-tailed interval of the Beta(k + 1/2,
+        n - k + 1/2) posterior.  ``'hoeffding'``: distribution-free
         ``p ± sqrt(log(2 / α) / (2n))`` from Hoeffding's inequality.
 
     Returns
     -------
-    IntervalResult
+    IntervalResult or IntervalArrayResult
         ``estimate = k / n``; ``confidence_interval = (low, high)`` within [0, 1];
         ``standard_error = sqrt(p (1 - p) / n)`` (the standard error of the estimate,
-        whatever the method); ``n``; ``details['k']``.
+        whatever the method); ``n``; ``details['k']``.  For arrays of counts an
+        :class:`~assay._results.IntervalArrayResult`: the same fields as arrays of the
+        broadcast shape of ``k`` and ``n``, element ``i`` (and ``result[i]``) equal to
+        ``proportion_ci(k[i], n[i])``.
 
     Raises
     ------
     ValueError
-        ``k`` or ``n`` not a whole number, negative, or an array; ``n = 0``;
-        ``k > n``; ``confidence_level`` outside (0, 1); an unknown ``method``.
+        ``k`` or ``n`` not a whole number or negative (anywhere in an array); ``n =
+        0``; ``k > n``; arrays that do not broadcast together; a count in an array
+        above 2**53; ``confidence_level`` outside (0, 1); an unknown ``method``.
 
     Warns
     -----
     DegenerateDataWarning
         ``method='normal'`` with ``k = 0`` or ``k = n``: the Wald interval is then
         the single point ``p`` (zero width), which is what the formula gives but not a
-        statement of certainty.
+        statement of certainty (for arrays: one warning, with the number of such
+        counts).
 
     Notes
     -----
@@ -251,6 +232,13 @@ def proportion_ci(
     - Wilson: the two roots ``p0`` of ``|p - p0| = z sqrt(p0 (1 - p0) / n)``, i.e.
       ``(p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` (Wilson 1927).  The
       default, as recommended by Brown, Cai & DasGupta (2001) and Newcombe (1998a).
+    - Wilson with continuity correction: the roots of ``|p - p0| - 1/(2n) = z sqrt(p0
+      (1 - p0) / n)``, i.e. the lower Wilson root of ``(k - 1/2)/n`` and the upper one
+      of ``(k + 1/2)/n``; low = 0 at ``k = 0``, high = 1 at ``k = n`` (Newcombe 1998a,
+      method 4; ``scipy.stats.binomtest(k, n).proportion_ci(method='wilsoncc')``).
+      Wider than Wilson's, its coverage stays nearer the nominal level from above.
+      R's ``prop.test`` shrinks the correction near its null proportion; this one
+      does not.
     - Agresti-Coull: ``ñ = n + z²``, ``p̃ = (k + z²/2)/ñ``, ``p̃ ± z sqrt(p̃(1-p̃)/ñ)``
       (Agresti & Coull 1998; Brown, Cai & DasGupta 2001, section 4.1.1).
     - Clopper-Pearson: ``[B(α/2; k, n-k+1), B(1-α/2; k+1, n-k)]`` with ``B(q; a, b)``
@@ -272,9 +260,9 @@ def proportion_ci(
 
     Normal-based bounds are clipped to [0, 1].  The interval treats the ``n`` test
     examples as independent draws; it says nothing about the variation due to the
-    training set.  For many counts at once, call the function once per count (e.g.
-    ``[proportion_ci(k, n) for k, n in zip(ks, ns)]``); each call is a few
-    microseconds.
+    training set.  Arrays of counts are computed in one pass of array operations; the
+    bounds are written once, for arrays, and a single count is a 0-d array, so each
+    element is bit for bit the interval of that count alone.
 
     References
     ----------
@@ -302,13 +290,68 @@ def proportion_ci(
     >>> low, high = proportion_ci(10, 100).confidence_interval  # Wilson, 95 %
     >>> round(low, 4), round(high, 4)
     (0.0552, 0.1744)
+
+    Many counts at once (here three error counts on one test set of 100):
+
+    >>> intervals = proportion_ci([5, 10, 20], 100, method="wilson_cc")
+    >>> intervals.shape, intervals.confidence_interval.high.round(4).tolist()
+    ((3,), [0.1183, 0.1804, 0.2943])
+    >>> intervals[1].estimate
+    0.1
     """
+    if np.ndim(k) or np.ndim(n):
+        successes_array, trials_array, successes_float, trials_float = count_arrays(k, n)
+        confidence_level = check_confidence_level(confidence_level)
+        check_option(method, "method", PROPORTION_METHODS)
+        if method == "normal":
+            n_point = int(
+                np.count_nonzero((successes_float == 0) | (successes_float == trials_float))
+            )
+            if n_point:
+                _warn_zero_width_wald(
+                    f"{n_point} of the {successes_float.size} counts have `k` = 0 or `k` = `n`"
+                )
+        return _proportion_arrays(
+            successes_array, trials_array, successes_float, trials_float, confidence_level, method
+        )
     successes, trials = _counts(k, n)
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", PROPORTION_METHODS)
     if method == "normal" and successes in (0, trials):
         _warn_zero_width_wald(f"`k` = {successes} of `n` = {trials}")
     return _proportion_result(successes, trials, confidence_level, method, {"k": successes})
+
+
+def _proportion_arrays(
+    successes: np.ndarray,
+    trials: np.ndarray,
+    successes_float: np.ndarray,
+    trials_float: np.ndarray,
+    confidence_level: float,
+    method: str,
+) -> IntervalArrayResult:
+    """The intervals of checked arrays of counts (one shape; counts at most 2**53)."""
+    p = successes_float / trials_float
+    q = (trials_float - successes_float) / trials_float
+    low, high = proportion_bounds(
+        p,
+        q,
+        1.0 / trials_float,
+        successes_float,
+        trials_float,
+        trials_float - successes_float,
+        confidence_level,
+        method,
+    )
+    return IntervalArrayResult(
+        estimate=p,
+        confidence_interval=_array_interval(low, high),
+        standard_error=np.sqrt(p * (1.0 - p) / trials_float),
+        confidence_level=confidence_level,
+        method=method,
+        n=trials_float.astype(np.int64),
+        details=types.MappingProxyType({"k": successes_float.astype(np.int64)}),
+    )
 
 
 # --- Error rate of predictions --------------------------------------------------------

@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from assay._distributions import critical_value
 from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval, TestResult
 from assay._scaling import mean_and_deviation, scale_if_extreme
 from assay._validation import as_finite_array, check_same_length
 from assay.exceptions import DegenerateDataWarning
+from assay.inference._t_intervals import t_interval
 
 __all__ = [
     "corrected_resampled_ttest",
@@ -121,8 +121,7 @@ def _t_result(
         pvalue = pvalue_of(statistic, alternative, df)
         interval = None
         if confidence_level is not None:
-            half_width = critical_value(confidence_level, df) * standard_error
-            interval = ConfidenceInterval(estimate - half_width, estimate + half_width)
+            interval = t_interval(estimate, standard_error, df, alternative, confidence_level)
     return TestResult(
         statistic=statistic,
         pvalue=pvalue,
@@ -154,15 +153,20 @@ def paired_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a - b`` is positive.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of the mean difference.
+        Level of the interval of the mean difference (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df = n - 1``, ``estimate`` the mean difference
         ``mean(a - b)``, its ``standard_error`` ``s / sqrt(n)`` and
-        ``confidence_interval`` ``estimate -+ t_{n-1, (1+level)/2} * standard_error``
-        (two-sided whatever ``alternative`` is).
+        ``confidence_interval``: ``estimate -+ t_{n-1, (1+level)/2} * standard_error``
+        for ``alternative='two-sided'``; for ``'greater'`` the one-sided
+        ``[estimate - t_{n-1, level} * standard_error, inf)``, for ``'less'``
+        ``(-inf, estimate + t_{n-1, level} * standard_error]``, as
+        ``scipy.stats.ttest_rel(...).confidence_interval()``.  The interval excludes 0
+        exactly when ``pvalue < 1 - confidence_level``.
 
     Raises
     ------
@@ -237,14 +241,17 @@ def welch_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a`` is larger.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of ``mean(a) - mean(b)``.
+        Level of the interval of ``mean(a) - mean(b)`` (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df`` the Welch-Satterthwaite degrees of freedom (a float),
         ``estimate = mean(a) - mean(b)``, ``standard_error`` and
-        ``confidence_interval``.
+        ``confidence_interval`` (for ``'greater'`` ``[low, inf)``, for ``'less'``
+        ``(-inf, high]``, as in :func:`paired_ttest`; as
+        ``scipy.stats.ttest_ind(a, b, equal_var=False, ...).confidence_interval()``).
 
     Raises
     ------
@@ -341,13 +348,18 @@ def corrected_resampled_ttest(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``'greater'``: the mean of ``a - b`` is positive.
     confidence_level : float, default=0.95
-        Level of the (two-sided) interval of the mean difference.
+        Level of the interval of the mean difference (one-sided for a one-sided
+        ``alternative``).
 
     Returns
     -------
     TestResult
         ``statistic`` t, ``df = J - 1``, ``estimate`` the mean difference, the
-        corrected ``standard_error`` and ``confidence_interval``.
+        corrected ``standard_error`` and ``confidence_interval``: the interval the
+        test inverts, ``estimate -+ t_{J-1, (1+level)/2} * standard_error``, or for
+        ``'greater'`` ``[estimate - t_{J-1, level} * standard_error, inf)`` and for
+        ``'less'`` ``(-inf, estimate + t_{J-1, level} * standard_error]``, derived as
+        :func:`paired_ttest`'s with the corrected standard error.
 
     Raises
     ------

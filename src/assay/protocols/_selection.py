@@ -138,7 +138,9 @@ def held_out_interval(
     if scorer.function is accuracy_score or scorer.function is error_rate:
         wrong = np.asarray(y_true) != np.asarray(predictions)
         count = int(np.count_nonzero(~wrong if scorer.function is accuracy_score else wrong))
-        return proportion_ci(count, y_true.shape[0], confidence_level=confidence_level)
+        interval = proportion_ci(count, y_true.shape[0], confidence_level=confidence_level)
+        assert isinstance(interval, IntervalResult)  # one count, one interval
+        return interval
     if scorer.function is mean_squared_error or scorer.function is mean_absolute_error:
         residuals = np.asarray(y_true, dtype=np.float64) - np.asarray(
             predictions, dtype=np.float64

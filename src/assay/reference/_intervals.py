@@ -38,8 +38,8 @@ def proportion_ci(
     confidence_level : float
         Nominal coverage.
     method : str
-        'wilson', 'normal', 'agresti_coull', 'clopper_pearson', 'jeffreys' or
-        'hoeffding'.
+        'wilson', 'wilson_cc', 'normal', 'agresti_coull', 'clopper_pearson',
+        'jeffreys' or 'hoeffding'.
 
     Returns
     -------
@@ -53,6 +53,8 @@ def proportion_ci(
       Honavar, "Evaluating model performance").
     - wilson: ``(p + z^2/(2n) -+ z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``
       (Wilson 1927).
+    - wilson_cc: Newcombe's closed form of the continuity-corrected score interval
+      (Newcombe 1998a, method 4).
     - agresti_coull: ``n' = n + z^2``, ``p' = (k + z^2/2)/n'``,
       ``p' -+ z sqrt(p'(1-p')/n')`` (Agresti & Coull 1998).
     - clopper_pearson: ``Beta(alpha/2; k, n-k+1)``, ``Beta(1-alpha/2; k+1, n-k)``,
@@ -83,6 +85,23 @@ def proportion_ci(
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
         scale = 1 + z * z / n
         low, high = (centre - half) / scale, (centre + half) / scale
+    elif method == "wilson_cc":
+        # Newcombe (1998a), method 4, as printed: with x = k successes,
+        # L = (2x + z^2 - 1 - z sqrt(z^2 - 2 - 1/n + 4p(n(1-p) + 1))) / (2(n + z^2)),
+        # U = (2x + z^2 + 1 + z sqrt(z^2 + 2 - 1/n + 4p(n(1-p) - 1))) / (2(n + z^2));
+        # L = 0 at k = 0, U = 1 at k = n.
+        z = _z(confidence_level)
+        denominator = 2 * (n + z * z)
+        if k == 0:
+            low = 0.0
+        else:
+            root = math.sqrt(z * z - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))
+            low = (2 * k + z * z - 1 - z * root) / denominator
+        if k == n:
+            high = 1.0
+        else:
+            root = math.sqrt(z * z + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))
+            high = (2 * k + z * z + 1 + z * root) / denominator
     elif method == "agresti_coull":
         z = _z(confidence_level)
         n_adjusted = n + z * z

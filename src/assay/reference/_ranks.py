@@ -92,8 +92,19 @@ def friedman(
 # --- Adjusted p-values from the accept/reject rules. ---
 
 
-def _rejected(p: list[Fraction], alpha: Fraction, method: str) -> list[bool]:
-    """Which hypotheses ``method`` rejects at family level ``alpha`` (p in input order)."""
+def _stage_one_rejections(p: list[Fraction], alpha: Fraction) -> int:
+    """How many hypotheses the Benjamini-Hochberg step-up rule rejects at level ``alpha``."""
+    ordered = sorted(p)
+    m = len(p)
+    return max((i for i in range(1, m + 1) if ordered[i - 1] * m <= alpha * i), default=0)
+
+
+def _rejected(p: list[Fraction], alpha: Fraction, method: str, scale: Fraction) -> list[bool]:
+    """Which hypotheses ``method`` rejects at family level ``alpha`` (p in input order).
+
+    ``scale`` is ``m_0 / m`` of the two-stage procedure (1 for the others): its second
+    stage is the Benjamini-Hochberg rule at level ``alpha / scale``.
+    """
     m = len(p)
     if method == "bonferroni":
         return [m * value <= alpha for value in p]
@@ -101,9 +112,14 @@ def _rejected(p: list[Fraction], alpha: Fraction, method: str) -> list[bool]:
         return [1 - (1 - value) ** m <= alpha for value in p]
     order = sorted(range(m), key=lambda i: p[i])
     reject = [False] * m
-    if method == "holm":  # step-down: from the smallest p, stop at the first acceptance
+    if method in ("holm", "holm-sidak"):  # step-down: stop at the first acceptance
         for position, i in enumerate(order, start=1):
-            if p[i] * (m - position + 1) > alpha:
+            remaining = m - position + 1
+            if method == "holm":
+                passes = p[i] * remaining <= alpha
+            else:
+                passes = 1 - (1 - p[i]) ** remaining <= alpha
+            if not passes:
                 break
             reject[i] = True
         return reject
@@ -112,8 +128,8 @@ def _rejected(p: list[Fraction], alpha: Fraction, method: str) -> list[bool]:
     for position, i in enumerate(order, start=1):
         if method == "hochberg":
             passes = p[i] * (m - position + 1) <= alpha
-        else:  # 'bh' / 'by'
-            passes = p[i] * m * harmonic <= alpha * position
+        else:  # 'bh' / 'by' / 'tsbh'
+            passes = p[i] * m * harmonic * scale <= alpha * position
         if passes:
             largest = position
     for i in order[:largest]:
@@ -121,21 +137,45 @@ def _rejected(p: list[Fraction], alpha: Fraction, method: str) -> list[bool]:
     return reject
 
 
-def _critical_levels(p: list[Fraction], method: str) -> list[Fraction]:
+def _critical_levels(p: list[Fraction], method: str, scale: Fraction) -> list[Fraction]:
     """Every level at which the decisions of ``method`` can change."""
     m = len(p)
     if method == "sidak":
         return [1 - (1 - value) ** m for value in p]
+    if method == "holm-sidak":
+        return [1 - (1 - value) ** k for value in p for k in range(1, m + 1)]
     harmonic = sum(Fraction(1, i) for i in range(1, m + 1))
     levels = []
     for value in p:
         for position in range(1, m + 1):
-            levels += [value * m, value * (m - position + 1), value * m / position]
+            levels += [value * m, value * (m - position + 1), value * m * scale / position]
             levels.append(value * m * harmonic / position)
     return levels
 
 
-def adjust_pvalues(pvalues: Any, *, method: str = "holm") -> list[float]:
+def _simes(p: list[Fraction]) -> Fraction:
+    """Simes' p-value of the intersection of the hypotheses of ``p``: ``min_j |I| p_(j) / j``."""
+    ordered = sorted(p)
+    return min(Fraction(1), min(len(p) * value / j for j, value in enumerate(ordered, start=1)))
+
+
+def _hommel(p: list[Fraction]) -> list[Fraction]:
+    """Closed testing with Simes tests: the largest Simes p-value of any subset holding i.
+
+    Every one of the ``2^m - 1`` subsets is enumerated (fine for the small families of
+    the tests).
+    """
+    m = len(p)
+    adjusted = [Fraction(0)] * m
+    for size in range(1, m + 1):
+        for subset in itertools.combinations(range(m), size):
+            value = _simes([p[i] for i in subset])
+            for i in subset:
+                adjusted[i] = max(adjusted[i], value)
+    return adjusted
+
+
+def adjust_pvalues(pvalues: Any, *, method: str = "holm", alpha: float = 0.05) -> list[float]:
     """Adjusted p-values: the smallest family level at which each hypothesis is rejected.
 
     Notes
@@ -143,26 +183,46 @@ def adjust_pvalues(pvalues: Any, *, method: str = "holm") -> list[float]:
     For every candidate level ``alpha`` (the products of each p-value with each
     multiplier the procedure uses, and 1) the procedure's rule is run in exact
     fractions: Bonferroni ``m p <= alpha``; Sidak ``1 - (1 - p)^m <= alpha``; Holm
-    step-down ``p_(i) (m - i + 1) <= alpha`` until the first failure; Hochberg
-    step-up (the same bound, rejecting everything below the largest passing
-    ``i``); Benjamini-Hochberg ``p_(i) m / i <= alpha`` step-up; Benjamini-Yekutieli
-    the same times ``sum_{i<=m} 1/i``.  The adjusted p-value is the smallest
-    candidate at which the hypothesis is rejected, at most 1.  NaN p-values stay
-    NaN and are not counted in ``m``.
+    step-down ``p_(i) (m - i + 1) <= alpha`` until the first failure; Holm-Sidak the
+    same with ``1 - (1 - p_(i))^(m - i + 1) <= alpha``; Hochberg step-up (the Holm
+    bound, rejecting everything below the largest passing ``i``);
+    Benjamini-Hochberg ``p_(i) m / i <= alpha`` step-up; Benjamini-Yekutieli the same
+    times ``sum_{i<=m} 1/i``.  The adjusted p-value is the smallest candidate at which
+    the hypothesis is rejected, at most 1.
+
+    Hommel's procedure is the closed test of Simes tests: the adjusted p-value of
+    ``H_i`` is the largest Simes p-value ``min_j |I| p_(j:I) / j`` over every subset
+    ``I`` of hypotheses containing ``i``, all subsets enumerated.
+
+    The two-stage Benjamini-Hochberg procedure ('tsbh', at false discovery rate
+    ``alpha``): its first stage, the BH rule at ``alpha``, rejects ``r`` hypotheses;
+    if ``0 < r < m`` the second stage is the BH rule at ``alpha m / (m - r)``, so the
+    adjusted p-value is the smallest level ``gamma`` at which the BH rule at ``gamma m /
+    (m - r)`` rejects the hypothesis; otherwise the BH value.
+
+    NaN p-values stay NaN and are not counted in ``m``.
     """
     values = [float(value) for value in np.asarray(pvalues, dtype=float).ravel().tolist()]
     defined = [i for i, value in enumerate(values) if not math.isnan(value)]
     p = [Fraction(values[i]) for i in defined]
     adjusted = [NAN] * len(values)
-    levels = {level for level in _critical_levels(p, method) if level <= 1}
-    candidates = sorted(levels | {Fraction(1)})
-    result: list[Fraction | None] = [None] * len(p)
-    for alpha in candidates:
-        for i, rejected in enumerate(_rejected(p, alpha, method)):
-            if rejected and result[i] is None:
-                result[i] = alpha
+    scale = Fraction(1)
+    if method == "tsbh":
+        rejected = _stage_one_rejections(p, Fraction(alpha))
+        if 0 < rejected < len(p):
+            scale = Fraction(len(p) - rejected, len(p))
+    if method == "hommel":
+        found_values: list[Fraction | None] = list(_hommel(p))
+    else:
+        levels = {level for level in _critical_levels(p, method, scale) if level <= 1}
+        candidates = sorted(levels | {Fraction(1)})
+        found_values = [None] * len(p)
+        for level in candidates:
+            for i, rejected_here in enumerate(_rejected(p, level, method, scale)):
+                if rejected_here and found_values[i] is None:
+                    found_values[i] = level
     for position, i in enumerate(defined):
-        found = result[position]
+        found = found_values[position]
         adjusted[i] = 1.0 if found is None else float(found)
     return adjusted
 

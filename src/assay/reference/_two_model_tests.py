@@ -201,7 +201,12 @@ def _t_test(
     alternative: str,
     confidence_level: float | None,
 ) -> dict[str, Any]:
-    """``t = estimate / sqrt(variance_of_estimate)`` against Student's t with ``df``."""
+    """``t = estimate / sqrt(variance_of_estimate)`` against Student's t with ``df``.
+
+    The interval is the set of differences the test does not reject: two-sided
+    ``estimate -+ t_{df, (1 + level) / 2} se``; one-sided ``[estimate - t_{df, level}
+    se, inf)`` for 'greater' and ``(-inf, estimate + t_{df, level} se]`` for 'less'.
+    """
     if variance_of_estimate == 0:
         return {
             "statistic": NAN,
@@ -222,12 +227,20 @@ def _t_test(
         pvalue = min(1.0, 2.0 * float(stats.t.sf(abs(statistic), df)))
     standard_error = math.sqrt(float(variance_of_estimate))
     interval = (NAN, NAN)
-    if confidence_level is not None:
+    if confidence_level is not None and alternative == "two-sided":
         critical = float(stats.t.ppf((1.0 + confidence_level) / 2.0, df))
         interval = (
             float(estimate) - critical * standard_error,
             float(estimate) + critical * standard_error,
         )
+    elif confidence_level is not None:
+        # one-sided: every difference d the one-sided test at 1 - level does not reject,
+        # P(T > (estimate - d) / se) >= 1 - level for 'greater'
+        critical = float(stats.t.ppf(confidence_level, df))
+        if alternative == "greater":
+            interval = (float(estimate) - critical * standard_error, math.inf)
+        else:
+            interval = (-math.inf, float(estimate) + critical * standard_error)
     return {
         "statistic": statistic,
         "pvalue": pvalue,
