@@ -170,7 +170,10 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     n_models = len(a.scores)
     seed, level, b_count = a.seed, a.confidence_level, a.n_resamples
     resampled = {"n_resamples": b_count, "confidence_level": level, "rng": seed}
-    lazy: dict[str, Any] = {"n_rows": y.size, "n_positive": y.sum()}
+    # dask DataFrame reductions and the delayed graphs of assay.dask: computed apart (a
+    # compute of both kinds would materialise the frame's expressions)
+    counted: dict[str, Any] = {"n_rows": y.size, "n_positive": y.sum()}
+    lazy: dict[str, Any] = {}
     for i in range(n_models):
         score = coded[f"score_{i}"]
         lazy[f"auc_ci_{i}"] = on_dask.auc_ci(y, score, confidence_level=level, compute=False)
@@ -190,10 +193,13 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         lazy[f"compare_{i}_{j}"] = on_dask.compare(
             assay.roc_auc_score, y, score_a, score_b, **resampled, compute=False
         )
-        lazy[f"joint_{i}_{j}"] = _joint(coded, i, j)
-    steps(f"computing {len(lazy)} quantities on Dask")
-    keys = list(lazy)
-    found = dict(zip(keys, dask.compute(*[lazy[key] for key in keys]), strict=True))
+        counted[f"joint_{i}_{j}"] = _joint(coded, i, j)
+    steps(f"computing {len(lazy) + len(counted)} quantities on Dask")
+    found = {}
+    for quantities in (counted, lazy):
+        keys = list(quantities)
+        values = dask.compute(*[quantities[key] for key in keys])
+        found.update(zip(keys, values, strict=True))
 
     n_rows, n_positive = int(found["n_rows"]), int(found["n_positive"])
     positive_weight, total_weight = float(n_positive), float(n_rows)
