@@ -83,6 +83,8 @@ def assert_same_report(found: dict, expected: dict) -> None:
     assert found == expected
     assert [kind for kind, _ in found_delong] == [kind for kind, _ in expected_delong]
     for (kind, got), (_, want) in zip(found_delong, expected_delong, strict=True):
+        if got == want:  # a p-value of 0 too
+            continue
         if kind == "pvalue":
             got, want = np.log(got), np.log(want)
         np.testing.assert_allclose(got, want, rtol=DELONG_RTOL, atol=0)

@@ -6,7 +6,8 @@ ROC AUC) or the single-machine code given cells summed over the partitions (the
 confusion matrices, their Wilson interval and Poisson bootstraps, McNemar's test, the
 paired bootstrap of F1, the majority-class baseline: :mod:`assay.reports._cells`).  The
 Dask functions are built lazily and computed together, so the calls on the same score
-column share one shuffle; only counts and ``O(B)`` replicate vectors reach the client.
+column share their shuffles (two: DeLong's and the scans'); only counts and ``O(B)``
+replicate vectors reach the client.
 
 What the Dask report does not do, and says so: sample weights (a weighted row's Poisson
 count is keyed by its position in the input, which partitions do not have: refused);
@@ -195,7 +196,7 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         )
         counted[f"joint_{i}_{j}"] = _joint(coded, i, j)
     steps(f"computing {len(lazy) + len(counted)} quantities on Dask")
-    found = {}
+    found: dict[str, Any] = {}
     for quantities in (counted, lazy):
         keys = list(quantities)
         values = dask.compute(*[quantities[key] for key in keys])
@@ -219,7 +220,7 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         group=None,
     )
     settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
-    cells = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
+    cells: dict[str, Any] = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
              "progress": a.progress}  # fmt: skip
     caught = Warnings()
     with caught.about("majority-class baseline"):
@@ -233,7 +234,7 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         prediction = a.pred[i] if a.pred else f"{name} >= {a.threshold}"
         with caught.about(f"model {name!r}"):
             delong, booted = found[f"auc_ci_{i}"], found[f"bootstrap_{i}"]
-            rows = [
+            rows: list[MetricRow] = [
                 MetricRow("roc_auc", "ROC AUC", float(delong.estimate),
                           _bounds(delong.confidence_interval), "DeLong (logit)",
                           baseline["roc_auc"]),
@@ -273,19 +274,21 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
             f1_pair = cells_compare(
                 assay.f1_score, joint, (f1[i], f1[j]), {"zero_division": np.nan}, **cells
             )
-            rows = [
+            tests: list[TestRow] = [
                 paired_test_row("delong", "ROC AUC difference, DeLong's test", delong,
                                 delong.method),
                 paired_test_row("mcnemar", "accuracy difference, McNemar's test", mcnemar,
                                 mcnemar.method),
             ]  # fmt: skip
-            for key, label, result in (
+            compared: tuple[tuple[str, str, Any], ...] = (
                 ("roc_auc_bootstrap", "ROC AUC difference", auc),
                 ("f1_bootstrap", "F1 difference", f1_pair),
-            ):
-                method = f"{result.interval} paired bootstrap"
-                rows.append(paired_test_row(key, f"{label}, paired bootstrap", result, method))
-            tested.append(rows)
+            )
+            for key, label, comparison in compared:
+                method = f"{comparison.interval} paired bootstrap"
+                tests.append(paired_test_row(key, f"{label}, paired bootstrap", comparison,
+                                             method))  # fmt: skip
+            tested.append(tests)
         pairs = holm_pairs(list(a.scores), tested)
     with caught.about("curves"):
         curved, notes = with_curves(tuple(models), np.empty(0), {}, summary, settings)
