@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -20,8 +19,10 @@ from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
 from assay.reports._baseline_tests import GROUPS_NOTE, baseline_tests
 from assay.reports._curves import with_curves
+from assay.reports._pairs import holm_pairs, paired_test_row
 from assay.reports._progress import Steps, Warnings
 from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
+from assay.reports._resampling import Arguments, check_resampling, is_dask_frame
 from assay.reports._result import (
     DataSummary,
     MetricRow,
@@ -189,6 +190,7 @@ def report(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     rng: Any = None,
+    resampling: str | None = None,
     dropna: bool = False,
     progress: bool = False,
 ) -> Report:
@@ -196,10 +198,11 @@ def report(
 
     Parameters
     ----------
-    data : mapping, DataFrame or path
+    data : mapping, DataFrame, dask DataFrame or path
         A mapping of column names to arrays, a pandas DataFrame, or the path of a CSV file,
         a Parquet file, a directory of Parquet files or a glob pattern of them (only the
-        named columns are read; Parquet needs pyarrow, the ``files`` extra).
+        named columns are read; Parquet needs pyarrow, the ``files`` extra).  A dask
+        DataFrame is evaluated on Dask (the current client's cluster, see Notes).
     target : str
         The column of true labels (two distinct values).
     scores : str or list of str
@@ -225,6 +228,13 @@ def report(
     rng : None, int or numpy.random.Generator
         Resolved once to the report's seed (``settings.rng_seed``); every resampled
         number is the assay function called with ``rng=settings.rng_seed``.
+    resampling : {"multinomial", "poisson"}, optional
+        How the bootstrap draws its replicates (``settings.resampling``): n rows from the
+        n rows (the classical bootstrap; the default on one machine), or every row
+        counted Poisson(1) times (the default, and the only choice, on Dask).  The
+        Poisson report of a dask DataFrame equals the Poisson report of the same rows on
+        one machine; it has no curves (their bands are multinomial only) and no
+        ``group``.
     dropna : bool, default=False
         Drop the rows with a missing value in a used column (counted in
         ``data.n_dropped``) instead of raising.
@@ -249,7 +259,10 @@ def report(
     ------
     ValueError
         A column is absent or has missing values (without ``dropna``), the target does not
-        hold exactly two labels, or an argument is invalid.
+        hold exactly two labels, or an argument is invalid; ``resampling='multinomial'``
+        with a dask DataFrame; ``group`` with ``resampling='poisson'``.
+    NotImplementedError
+        ``weight`` with a dask DataFrame.
 
     Notes
     -----
@@ -260,6 +273,12 @@ def report(
     as ``majority_class`` and ``alternative='less'`` (the model's error rate or expected
     cost is lower): McNemar's exact test for the unweighted error rate, the paired
     bootstrap otherwise.
+
+    On Dask (a dask DataFrame) every number is computed by :mod:`assay.dask` or, for the
+    confusion-matrix quantities, by the same single-machine code given the confusion
+    cells summed over the partitions; no row reaches the client.  The report is the
+    single-machine report with ``resampling='poisson'`` of the same rows, number for
+    number (see the user guide page "A report of scored predictions").
 
     Examples
     --------
@@ -291,8 +310,18 @@ def report(
     cost_matrix = _cost(cost)
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
+    on_dask = is_dask_frame(data)
+    resampling = check_resampling(resampling, on_dask, group)
     seed = resolve_seed(rng)
     steps = Steps(progress)
+    if on_dask:
+        from assay.reports._dask import dask_report
+
+        arguments = Arguments(
+            target, score_names, pred_names, weight, pos_label, threshold, cost_matrix,
+            n_resamples, confidence_level, seed, dropna, progress,
+        )  # fmt: skip
+        return dask_report(data, arguments, f"dask DataFrame of {data.npartitions} partitions")
 
     named = [target, *score_names, *pred_names, weight, group]
     columns = list(dict.fromkeys(name for name in named if name is not None))
@@ -344,7 +373,7 @@ def report(
         weight=weight,
         group=group,
     )
-    settings = Settings(threshold, cost_matrix, n_resamples, confidence_level, seed)
+    settings = Settings(threshold, cost_matrix, n_resamples, confidence_level, seed, resampling)
     common = {"sample_weight": sample_weight}
     resampled = {
         "n_resamples": n_resamples,
@@ -352,6 +381,7 @@ def report(
         "groups": groups,
         "sample_weight": sample_weight,
         "rng": seed,
+        "resampling": resampling,
         "progress": progress,
     }
     caught = Warnings()
@@ -518,23 +548,6 @@ def _model(
     return ModelReport(name, prediction, cells, tuple(rows))
 
 
-def _test_row(key: str, name: str, result: Any, method: str) -> TestRow:
-    """A paired test's row; its Holm-adjusted p-value is filled in across the pairs."""
-    interval = result.confidence_interval
-    statistic = getattr(result, "statistic", None)
-    estimate = getattr(result, "difference", None)
-    return TestRow(
-        key,
-        name,
-        float(result.estimate if estimate is None else estimate),
-        None if interval is None else (float(interval[0]), float(interval[1])),
-        None if statistic is None else float(statistic),
-        float(result.pvalue),
-        math.nan,
-        method,
-    )
-
-
 def _pairs(
     names: list[str],
     y_true: np.ndarray,
@@ -553,11 +566,15 @@ def _pairs(
         delong = assay.delong_test(
             y_true, y_scores[a], y_scores[b], confidence_level=confidence_level, **common
         )
-        rows = [_test_row("delong", "ROC AUC difference, DeLong's test", delong, delong.method)]
+        rows = [
+            paired_test_row("delong", "ROC AUC difference, DeLong's test", delong, delong.method)
+        ]
         if not weighted:
             test = assay.mcnemar(y_true, y_preds[a], y_preds[b])
             rows.append(
-                _test_row("mcnemar", "accuracy difference, McNemar's test", test, test.method)
+                paired_test_row(
+                    "mcnemar", "accuracy difference, McNemar's test", test, test.method
+                )
             )
         auc = auc_pairs[(a, b)][0]
         f1 = assay.compare(
@@ -568,19 +585,9 @@ def _pairs(
             ("f1_bootstrap", "F1 difference", f1),
         ):
             method = f"{result.interval} paired bootstrap"
-            rows.append(_test_row(key, f"{label}, paired bootstrap", result, method))
+            rows.append(paired_test_row(key, f"{label}, paired bootstrap", result, method))
         tested.append(rows)
-    # Holm's adjustment, one family per test: that test's p-values across the pairs.
-    for key in dict.fromkeys(row.key for rows in tested for row in rows):
-        where = [(i, j) for i, rows in enumerate(tested) for j, row in enumerate(rows)
-                 if row.key == key]  # fmt: skip
-        adjusted = assay.adjust_pvalues([tested[i][j].pvalue for i, j in where], method="holm")
-        for (i, j), value in zip(where, adjusted, strict=True):
-            tested[i][j] = replace(tested[i][j], pvalue_holm=float(value))
     notes: tuple[str, ...] = ()
     if weighted:
         notes = ("McNemar's test is left out: it needs unweighted counts.",)
-    return tuple(
-        PairReport(a, b, tuple(rows), notes)
-        for (a, b), rows in zip(combinations(names, 2), tested, strict=True)
-    )
+    return holm_pairs(names, tested, notes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -21,6 +22,18 @@ def _cost(text: str) -> list[float]:
             f"--cost takes four numbers c00,c01,c10,c11; got {len(values)} in {text!r}"
         )
     return values
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"--local-cluster takes a number of worker processes (1 or more); got {text!r}"
+        )
+    return value
 
 
 def add_parser(commands: Any) -> None:
@@ -54,6 +67,25 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--resamples", type=int, default=1000, metavar="B")
     parser.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL")
     parser.add_argument("--seed", type=int, default=None, metavar="S")
+    parser.add_argument(
+        "--resampling",
+        choices=("multinomial", "poisson"),
+        default=None,
+        help="the bootstrap's draw: multinomial (default on one machine) or poisson (the "
+        "only one on Dask; the same numbers on one machine and on Dask)",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster of this scheduler (Parquet only; Poisson resampling)",
+    )
+    where.add_argument(
+        "--local-cluster",
+        type=_workers,
+        metavar="N",
+        help="run on a local Dask cluster of N worker processes (Parquet only; Poisson)",
+    )
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     parser.add_argument("--dropna", action="store_true", help="drop rows with missing values")
@@ -65,24 +97,29 @@ def run(arguments: argparse.Namespace) -> int:
     """Compute the report, write it; errors in the data are one line on stderr, exit 2."""
     from assay.reports._build import report
 
+    options = {
+        "target": arguments.target,
+        "scores": arguments.score,
+        "pred": arguments.pred,
+        "weight": arguments.weight,
+        "group": arguments.group,
+        "pos_label": arguments.pos_label,
+        "threshold": arguments.threshold,
+        "cost": arguments.cost,
+        "n_resamples": arguments.resamples,
+        "confidence_level": arguments.confidence,
+        "rng": arguments.seed,
+        "resampling": arguments.resampling,
+        "dropna": arguments.dropna,
+        "progress": not arguments.quiet,
+    }
     try:
-        result = report(
-            arguments.file,
-            target=arguments.target,
-            scores=arguments.score,
-            pred=arguments.pred,
-            weight=arguments.weight,
-            group=arguments.group,
-            pos_label=arguments.pos_label,
-            threshold=arguments.threshold,
-            cost=arguments.cost,
-            n_resamples=arguments.resamples,
-            confidence_level=arguments.confidence,
-            rng=arguments.seed,
-            dropna=arguments.dropna,
-            progress=not arguments.quiet,
-        )
-    except (ValueError, FileNotFoundError, ImportError) as error:
+        if arguments.scheduler is not None or arguments.local_cluster is not None:
+            result = _on_dask(arguments, options)
+        else:
+            result = report(arguments.file, **options)
+    except (ValueError, OSError, ImportError, NotImplementedError) as error:
+        # OSError: a file that cannot be read, a scheduler that cannot be reached
         print(f"assay report: error: {error}", file=sys.stderr)
         return 2
     render = {
@@ -98,3 +135,58 @@ def run(arguments: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _on_dask(arguments: argparse.Namespace, options: dict[str, Any]) -> Any:
+    """The report of the Parquet ``FILE`` on a Dask cluster: a local one of
+    ``--local-cluster`` worker processes (started and closed here) or the one of
+    ``--scheduler``; the columns are read by the workers (dask.dataframe)."""
+    from assay import _files
+    from assay.reports._build import report
+    from assay.reports._resampling import check_resampling, refuse_weight_on_dask
+
+    check_resampling(arguments.resampling, True, arguments.group)
+    refuse_weight_on_dask(arguments.weight)
+    path = arguments.file
+    if not _files._is_parquet(path, "FILE"):
+        raise ValueError(
+            f"FILE {path!r} is CSV; --scheduler and --local-cluster read Parquet (a file, "
+            "a directory or a glob pattern of them). Convert it, or drop the option to "
+            "compute on one machine (--resampling poisson gives the same numbers)."
+        )
+    try:
+        import dask.dataframe as dd
+        import distributed
+    except ImportError as error:
+        raise ImportError(
+            "--scheduler and --local-cluster need dask[dataframe] and distributed; install "
+            "them with `pip install 'assay[dask]'`."
+        ) from error
+    columns = list(dict.fromkeys([arguments.target, *arguments.score, *(arguments.pred or [])]))
+    files = _files._parquet_files(path, "FILE")
+    _files._row_groups(path, columns, "FILE")  # the columns' presence and types, checked
+    if arguments.local_cluster is not None:
+        where = f"a local Dask cluster of {arguments.local_cluster} worker process(es)"
+    else:
+        where = f"the Dask scheduler at {arguments.scheduler}"
+    if not arguments.quiet:
+        print(f"report: on {where}; Poisson resampling", file=sys.stderr)
+    if arguments.local_cluster is not None:
+        cluster = distributed.LocalCluster(
+            n_workers=arguments.local_cluster,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            worker_dashboard_address=None,
+        )
+        address: Any = cluster
+    else:
+        cluster, address = None, arguments.scheduler
+    try:
+        with distributed.Client(address):  # current: the graphs below are built for it
+            frame = dd.read_parquet(files, columns=columns)
+            result = report(frame, **options)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    return replace(result, data=replace(result.data, source=path))

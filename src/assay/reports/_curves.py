@@ -24,6 +24,14 @@ PRECISION_RECALL_GRID = np.linspace(0.01, 1.0, 100)
 """Recalls at which precision and its band are read (precision is undefined at recall 0)."""
 
 
+POISSON_NOTE = (
+    "The ROC and precision-recall curves are left out: their simultaneous bands draw "
+    "multinomial replicates (a fixed number of rows), which have no Poisson or Dask form "
+    "yet, and this report resamples with resampling='poisson'."
+)
+"""The note of a Poisson report (one machine or Dask) in place of its curves."""
+
+
 def _values(array: np.ndarray) -> tuple[float, ...]:
     return tuple(float(value) for value in array)
 
@@ -52,9 +60,11 @@ def with_curves(
     :func:`assay.precision_recall_band` called with the report's resamples, confidence
     level and seed, ``kind=BAND_KIND``, drawn together: one pass over the sorted rows per
     replicate reads both curves (the same values as the two calls).  Those bands resample
-    rows without weights and without groups: a weighted or grouped report gets no curves
-    and a note that says why.
+    rows without weights and without groups, with the multinomial draw: a weighted, grouped
+    or Poisson-resampled report gets no curves and a note that says why.
     """
+    if settings.resampling == "poisson":
+        return models, (POISSON_NOTE,)
     if data.weight is not None or data.group is not None:
         what = "sample weights" if data.weight is not None else "groups"
         note = (

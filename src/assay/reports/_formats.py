@@ -62,6 +62,7 @@ def _overview(report: Report) -> list[str]:
         f"threshold {settings.threshold:g}; {settings.confidence_level:.0%} intervals; "
         f"{settings.n_resamples} bootstrap resamples"
         + (f" of groups {data.group!r}" if data.group else "")
+        + (" (Poisson)" if settings.resampling == "poisson" else "")
         + f"; seed {settings.rng_seed}",
     ]
     if settings.cost_matrix is not None:

@@ -23,11 +23,11 @@ class Warnings:
             key = (warning.category, f"{what}: {warning.message}")
             self.seen[key] = self.seen.get(key, 0) + 1
 
-    def emit(self) -> None:
+    def emit(self, stacklevel: int = 3) -> None:
         """Warn from ``report``'s caller (stacklevel: here, ``report``, its caller)."""
         for (category, text), count in self.seen.items():
             suffix = f" (seen {count} times)" if count > 1 else ""
-            warnings.warn(text + suffix, category, stacklevel=3)
+            warnings.warn(text + suffix, category, stacklevel=stacklevel)
 
 
 class Steps:

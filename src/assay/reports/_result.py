@@ -280,6 +280,10 @@ class Settings:
     n_resamples: int
     confidence_level: float
     rng_seed: int
+    resampling: str = "multinomial"
+    """How the bootstrap draws its replicates: ``'multinomial'`` (n rows drawn from the
+    n rows) or ``'poisson'`` (every row counted Poisson(1) times; the same replicates
+    on one machine and on Dask)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -290,6 +294,7 @@ class Settings:
             "n_resamples": self.n_resamples,
             "confidence_level": self.confidence_level,
             "rng_seed": self.rng_seed,
+            "resampling": self.resampling,
         }
 
 

@@ -556,6 +556,21 @@ def joint_cells(
         labels, code = small
         k = labels.shape[0]
     cells = np.bincount(code, minlength=k**3).astype(np.int64)
+    return joint_cells_of_counts(declaration, labels, cells, options, mirrors=mirrors)
+
+
+def joint_cells_of_counts(
+    declaration: MetricDeclaration,
+    labels: np.ndarray,
+    cells: np.ndarray,
+    options: dict[str, Any],
+    *,
+    mirrors: bool,
+) -> JointCells:
+    """:func:`joint_cells` of the joint table ``cells`` (int64, ``K**3`` counts over the
+    ``K`` sorted ``labels``): all the rows give it (the Dask report sums it over the
+    partitions)."""
+    k = labels.shape[0]
     present = np.flatnonzero(cells)
     active = present
     if mirrors:

@@ -1,0 +1,296 @@
+"""``assay.report`` of a dask DataFrame: the one-machine Poisson report, computed on Dask.
+
+Every number is either a function of :mod:`assay.dask` (ROC AUC with DeLong's interval,
+its Poisson bootstrap, AP, AUC-PR, EER, DeLong's test, the paired Poisson bootstrap of
+ROC AUC) or the single-machine code given cells summed over the partitions (the
+confusion matrices, their Wilson interval and Poisson bootstraps, McNemar's test, the
+paired bootstrap of F1, the majority-class baseline: :mod:`assay.reports._cells`).  The
+Dask functions are built lazily and computed together, so the calls on the same score
+column share their shuffles (two: DeLong's and the scans'); only counts and ``O(B)``
+replicate vectors reach the client.
+
+What the Dask report does not do, and says so: sample weights (a weighted row's Poisson
+count is keyed by its position in the input, which partitions do not have: refused);
+groups (a multinomial draw of whole groups: refused, as with ``resampling='poisson'``
+on one machine); the curves (their bands are multinomial only: left out with a note,
+as in the one-machine Poisson report).
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from assay.reports._build import (
+    _baseline,
+    _bounds,
+    _plain,
+    _positive_label,
+    _threshold_metrics,
+)
+from assay.reports._cells import (
+    as_matrix,
+    cells_bootstrap,
+    cells_compare,
+    cells_error_rate_ci,
+    cells_mcnemar,
+    class_rows,
+)
+from assay.reports._curves import with_curves
+from assay.reports._pairs import holm_pairs, paired_test_row
+from assay.reports._progress import Steps, Warnings
+from assay.reports._resampling import Arguments, refuse_weight_on_dask
+from assay.reports._result import (
+    DataSummary,
+    MetricRow,
+    ModelReport,
+    PairReport,
+    Report,
+    Settings,
+    TestRow,
+)
+
+__all__ = ["dask_report"]
+
+_RANKING_NAMES = {
+    "average_precision": ("average precision", "average_precision_score"),
+    "pr_auc": ("AUC-PR (trapezoid)", "pr_auc_score"),
+    "equal_error_rate": ("equal error rate", "equal_error_rate"),
+}
+
+
+def _import_dask() -> Any:
+    try:
+        import distributed  # noqa: F401
+
+        import assay.dask
+    except ImportError as error:
+        raise ImportError(
+            "A report on Dask needs dask[dataframe] and distributed; install them with "
+            "`pip install 'assay[dask]'`."
+        ) from error
+    return assay.dask
+
+
+def _checked_frame(frame: Any, arguments: Arguments) -> tuple[Any, int]:
+    """The used columns, without the rows with a missing value (``dropna``), and the
+    number of rows dropped."""
+    import dask
+
+    named = [arguments.target, *arguments.scores, *arguments.pred]
+    columns = list(dict.fromkeys(named))
+    present = [str(name) for name in frame.columns]
+    absent = [name for name in columns if name not in present]
+    if absent:
+        raise ValueError(
+            f"column(s) {', '.join(repr(name) for name in absent)} not found in `data`; "
+            f"its columns are {', '.join(repr(name) for name in present)}."
+        )
+    frame = frame[columns]
+    missing, n_incomplete = dask.compute(
+        [frame[name].isna().sum() for name in columns], frame.isna().any(axis=1).sum()
+    )
+    for name, count in zip(columns, missing, strict=True):
+        if count and not arguments.dropna:
+            raise ValueError(
+                f"column {name!r} has {int(count):,} missing value(s); drop those rows with "
+                "dropna=True (--dropna)."
+            )
+    if n_incomplete:
+        frame = frame.dropna(subset=columns)
+    for name in arguments.scores:
+        if frame[name].dtype.kind not in "biuf":
+            raise ValueError(
+                f"column {name!r} must hold numbers; its type is {frame[name].dtype}."
+            )
+    return frame, int(n_incomplete)
+
+
+def _labels(column: Any) -> list[Any]:
+    return sorted({_plain(value) for value in column.drop_duplicates().compute()}, key=str)
+
+
+def _coded(frame: Any, arguments: Arguments, labels: list[Any], positive: Any) -> Any:
+    """The labels and predictions as 0/1 bytes and the scores as floats: columns ``y``,
+    ``score_i`` and ``pred_i`` of model ``i``."""
+    target = arguments.target
+    coded = {"y": (frame[target] == positive).astype("int8")}
+    for index, name in enumerate(arguments.scores):
+        score = frame[name].astype("float64")
+        coded[f"score_{index}"] = score
+        if arguments.pred:
+            column = arguments.pred[index]
+            unknown = sorted(set(_labels(frame[column])) - set(labels), key=str)
+            if unknown:
+                raise ValueError(
+                    f"column {column!r} holds labels {unknown} that are not labels of "
+                    f"{target!r} ({labels})."
+                )
+            coded[f"pred_{index}"] = (frame[column] == positive).astype("int8")
+        else:
+            coded[f"pred_{index}"] = (score >= arguments.threshold).astype("int8")
+    return frame.assign(**coded)[list(coded)]
+
+
+def _joint(coded: Any, a: int, b: int) -> Any:
+    """The lazy counts of the joint cells ``(t * 2 + pred_a) * 2 + pred_b``."""
+    code = (coded["y"].astype("int64") * 2 + coded[f"pred_{a}"]) * 2 + coded[f"pred_{b}"]
+    return code.value_counts()
+
+
+def _dense(counts: Any) -> np.ndarray:
+    joint = np.zeros(8, dtype=np.int64)
+    for code, count in counts.items():
+        joint[int(code)] = int(count)
+    return joint
+
+
+def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
+    """The report of the rows of the dask DataFrame ``frame`` (see the module)."""
+    on_dask = _import_dask()
+    import assay
+    import dask
+
+    a = arguments
+    refuse_weight_on_dask(a.weight)
+    steps = Steps(a.progress)
+    steps("reading the columns on Dask")
+    frame, n_dropped = _checked_frame(frame, a)
+    labels = _labels(frame[a.target])
+    if len(labels) != 2:
+        raise ValueError(
+            f"column {a.target!r} must hold exactly two labels; it holds {len(labels)}: "
+            f"{labels[:10]}."
+        )
+    positive = _positive_label(labels, a.pos_label, a.target)
+    coded = _coded(frame, a, labels, positive).persist()
+    y = coded["y"]
+    n_models = len(a.scores)
+    seed, level, b_count = a.seed, a.confidence_level, a.n_resamples
+    resampled = {"n_resamples": b_count, "confidence_level": level, "rng": seed}
+    # dask DataFrame reductions and the delayed graphs of assay.dask: computed apart (a
+    # compute of both kinds would materialise the frame's expressions)
+    counted: dict[str, Any] = {"n_rows": y.size, "n_positive": y.sum()}
+    lazy: dict[str, Any] = {}
+    for i in range(n_models):
+        score = coded[f"score_{i}"]
+        lazy[f"auc_ci_{i}"] = on_dask.auc_ci(y, score, confidence_level=level, compute=False)
+        lazy[f"bootstrap_{i}"] = on_dask.bootstrap(
+            assay.roc_auc_score, y, score, **resampled, compute=False
+        )
+        for key, (_, function) in _RANKING_NAMES.items():
+            lazy[f"{key}_{i}"] = getattr(on_dask, function)(y, score, compute=False)
+        lazy[f"matrix_{i}"] = on_dask.confusion_matrix(
+            y, coded[f"pred_{i}"], labels=[0, 1], compute=False
+        )
+    for i, j in combinations(range(n_models), 2):
+        score_a, score_b = coded[f"score_{i}"], coded[f"score_{j}"]
+        lazy[f"delong_{i}_{j}"] = on_dask.delong_test(
+            y, score_a, score_b, confidence_level=level, compute=False
+        )
+        lazy[f"compare_{i}_{j}"] = on_dask.compare(
+            assay.roc_auc_score, y, score_a, score_b, **resampled, compute=False
+        )
+        counted[f"joint_{i}_{j}"] = _joint(coded, i, j)
+    steps(f"computing {len(lazy) + len(counted)} quantities on Dask")
+    found: dict[str, Any] = {}
+    for quantities in (counted, lazy):
+        keys = list(quantities)
+        values = dask.compute(*[quantities[key] for key in keys])
+        found.update(zip(keys, values, strict=True))
+
+    n_rows, n_positive = int(found["n_rows"]), int(found["n_positive"])
+    positive_weight, total_weight = float(n_positive), float(n_rows)
+    majority = 1 if positive_weight >= total_weight - positive_weight else 0
+    summary = DataSummary(
+        source=source,
+        target=a.target,
+        n_rows=n_rows,
+        n_dropped=n_dropped,
+        labels=tuple(labels),
+        pos_label=positive,
+        positive_weight=positive_weight,
+        total_weight=total_weight,
+        prevalence=positive_weight / total_weight if total_weight > 0 else math.nan,
+        majority_label=positive if majority == 1 else next(x for x in labels if x != positive),
+        weight=None,
+        group=None,
+    )
+    settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
+    cells: dict[str, Any] = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
+             "progress": a.progress}  # fmt: skip
+    caught = Warnings()
+    with caught.about("majority-class baseline"):
+        class_labels, class_counts = class_rows(n_rows - n_positive, n_positive)
+        baseline = _baseline(class_labels, majority, a.cost_matrix,
+                             {"sample_weight": class_counts})  # fmt: skip
+    models = []
+    f1: dict[int, float] = {}
+    for i, name in enumerate(a.scores):
+        steps(f"model {name!r}")
+        prediction = a.pred[i] if a.pred else f"{name} >= {a.threshold}"
+        with caught.about(f"model {name!r}"):
+            delong, booted = found[f"auc_ci_{i}"], found[f"bootstrap_{i}"]
+            rows: list[MetricRow] = [
+                MetricRow("roc_auc", "ROC AUC", float(delong.estimate),
+                          _bounds(delong.confidence_interval), "DeLong (logit)",
+                          baseline["roc_auc"]),
+                MetricRow("roc_auc_bootstrap", "ROC AUC", float(booted.estimate),
+                          _bounds(booted.confidence_interval), "percentile bootstrap",
+                          baseline["roc_auc"]),
+            ]  # fmt: skip
+            for key, (label, _) in _RANKING_NAMES.items():
+                value = float(found[f"{key}_{i}"])
+                rows.append(MetricRow(key, label, value, None, None, baseline[key]))
+            matrix = as_matrix(found[f"matrix_{i}"])
+            error = cells_error_rate_ci(matrix, level)
+            rows.append(MetricRow("error_rate", "error rate", float(error.estimate),
+                                  _bounds(error.confidence_interval), "Wilson",
+                                  baseline["error_rate"]))  # fmt: skip
+            for key, label, function, keywords in _threshold_metrics(a.cost_matrix):
+                result = cells_bootstrap(function, matrix, keywords, **cells)
+                if key == "f1":
+                    f1[i] = float(result.estimate)
+                rows.append(MetricRow(key, label, float(result.estimate),
+                                      _bounds(result.confidence_interval),
+                                      "percentile bootstrap", baseline[key]))  # fmt: skip
+            confusion = (
+                (float(matrix[0, 0]), float(matrix[0, 1])),
+                (float(matrix[1, 0]), float(matrix[1, 1])),
+            )
+            models.append(ModelReport(name, prediction, confusion, tuple(rows)))
+    steps("paired tests")
+    pairs: tuple[PairReport, ...] = ()
+    with caught.about("paired tests"):
+        tested: list[list[TestRow]] = []
+        for i, j in combinations(range(n_models), 2):
+            delong = found[f"delong_{i}_{j}"]
+            joint = _dense(found[f"joint_{i}_{j}"])
+            mcnemar = cells_mcnemar(joint)
+            auc = found[f"compare_{i}_{j}"]
+            f1_pair = cells_compare(
+                assay.f1_score, joint, (f1[i], f1[j]), {"zero_division": np.nan}, **cells
+            )
+            tests: list[TestRow] = [
+                paired_test_row("delong", "ROC AUC difference, DeLong's test", delong,
+                                delong.method),
+                paired_test_row("mcnemar", "accuracy difference, McNemar's test", mcnemar,
+                                mcnemar.method),
+            ]  # fmt: skip
+            compared: tuple[tuple[str, str, Any], ...] = (
+                ("roc_auc_bootstrap", "ROC AUC difference", auc),
+                ("f1_bootstrap", "F1 difference", f1_pair),
+            )
+            for key, label, comparison in compared:
+                method = f"{comparison.interval} paired bootstrap"
+                tests.append(paired_test_row(key, f"{label}, paired bootstrap", comparison,
+                                             method))  # fmt: skip
+            tested.append(tests)
+        pairs = holm_pairs(list(a.scores), tested)
+    with caught.about("curves"):
+        curved, notes = with_curves(tuple(models), np.empty(0), {}, summary, settings)
+    caught.emit(stacklevel=4)
+    return Report(summary, settings, curved, pairs, notes)
