@@ -104,6 +104,8 @@ def test_report_on_a_cluster_is_the_one_machine_poisson_report(files, dask_clien
         found = assay.report(frame, **options).to_dict()
     assert found["data"]["source"] == f"dask DataFrame of {frame.npartitions} partitions"
     assert found["settings"]["resampling"] == "poisson"
+    for model in found["models"]:  # the tests against the baseline, from the cells
+        assert [test["key"] for test in model["baseline_tests"]] == ["error_rate", "expected_cost"]
     assert_same_report(_without_source(found), _without_source(expected))
 
 

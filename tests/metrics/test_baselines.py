@@ -297,6 +297,28 @@ def test_other_metrics_use_the_paired_bootstrap():
     assert isinstance(weighted, ComparisonResult)
 
 
+def test_the_paired_bootstrap_takes_the_resampling_scheme():
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(0, 2, 150)
+    y_pred = np.where(rng.random(150) < 0.8, y_true, 1 - y_true)
+    cost = np.array([[0.0, 1.0], [4.0, 0.0]])
+    found = assay.compare_to_baseline(
+        assay.expected_cost, y_true, y_pred, cost_matrix=cost, majority_class=0,
+        n_resamples=200, rng=5, resampling="poisson",
+    )  # fmt: skip
+    expected = assay.compare(
+        assay.expected_cost, y_true, y_pred, np.zeros(150, dtype=int), cost_matrix=cost,
+        n_resamples=200, rng=5, resampling="poisson",
+    )  # fmt: skip
+    multinomial = assay.compare_to_baseline(
+        assay.expected_cost, y_true, y_pred, cost_matrix=cost, majority_class=0,
+        n_resamples=200, rng=5,
+    )  # fmt: skip
+    assert found.confidence_interval == expected.confidence_interval
+    assert found.pvalue == expected.pvalue
+    assert found.confidence_interval != multinomial.confidence_interval
+
+
 def test_majority_class_can_be_given():
     y_true = ["a", "a", "b", "b", "b"]
     result = assay.compare_to_baseline(

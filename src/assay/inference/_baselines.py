@@ -38,6 +38,7 @@ def compare_to_baseline(
     confidence_level: float = 0.95,
     sample_weight: Any = None,
     rng: Any = None,
+    resampling: str = "multinomial",
     **metric_kwargs: Any,
 ) -> TestResult | ComparisonResult:
     """Paired test of a model against the majority-class baseline on the same test set.
@@ -66,6 +67,8 @@ def compare_to_baseline(
         Row weights (they select the paired bootstrap, also for accuracy).
     rng : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap replicates.
+    resampling : {"multinomial", "poisson"}, default="multinomial"
+        The paired bootstrap's draw (as :func:`assay.compare`); unused by McNemar's test.
     **metric_kwargs
         Options of the metric.
 
@@ -128,5 +131,6 @@ def compare_to_baseline(
         alternative=alternative,
         sample_weight=sample_weight,
         rng=rng,
+        resampling=resampling,
         **metric_kwargs,
     )

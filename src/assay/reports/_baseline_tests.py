@@ -25,7 +25,7 @@ import numpy as np
 
 from assay.reports._result import BaselineTest
 
-__all__ = ["ALTERNATIVE", "GROUPS_NOTE", "baseline_tests"]
+__all__ = ["ALTERNATIVE", "GROUPS_NOTE", "baseline_row", "baseline_tests"]
 
 ALTERNATIVE = "less"
 """The model is better: its error rate (or expected cost) is lower than the baseline's."""
@@ -37,7 +37,7 @@ GROUPS_NOTE = (
 )
 
 
-def _row(key: str, name: str, result: Any, confidence_level: float) -> BaselineTest:
+def baseline_row(key: str, name: str, result: Any, confidence_level: float) -> BaselineTest:
     if hasattr(result, "difference"):  # the paired bootstrap (ComparisonResult)
         low, high = result.confidence_interval
         estimate, interval = float(result.difference), (float(low), float(high))
@@ -83,13 +83,14 @@ def baseline_tests(
         "confidence_level": resampled["confidence_level"],
         "sample_weight": resampled["sample_weight"],
         "rng": resampled["rng"],
+        "resampling": resampled.get("resampling", "multinomial"),
     }
     level = resampled["confidence_level"]
     error = assay.compare_to_baseline("error_rate", y_true, y_pred, **common)
-    rows = [_row("error_rate", "error rate", error, level)]
+    rows = [baseline_row("error_rate", "error rate", error, level)]
     if cost_matrix is not None:
         cost = assay.compare_to_baseline(
             assay.expected_cost, y_true, y_pred, cost_matrix=np.asarray(cost_matrix), **common
         )
-        rows.append(_row("expected_cost", "expected cost", cost, level))
+        rows.append(baseline_row("expected_cost", "expected cost", cost, level))
     return tuple(rows)

@@ -91,6 +91,7 @@ def cells_compare(
     confidence_level: float,
     seed: int,
     progress: bool,
+    alternative: str = "two-sided",
 ) -> ComparisonResult:
     """``assay.compare(function, y_true, pred_a, pred_b, resampling="poisson",
     **keywords)`` of the rows whose joint table is ``joint`` (8 counts, cell
@@ -109,7 +110,7 @@ def cells_compare(
         list(values),
         interval="basic",
         confidence_level=confidence_level,
-        alternative="two-sided",
+        alternative=alternative,
         n_resamples=n_resamples,
         seed=seed,
         name=name,
@@ -129,8 +130,9 @@ def cells_error_rate_ci(matrix: np.ndarray, confidence_level: float) -> Any:
     )
 
 
-def cells_mcnemar(joint: np.ndarray) -> Any:
-    """``assay.mcnemar(y_true, pred_a, pred_b)`` from the joint table (8 counts)."""
+def cells_mcnemar(joint: np.ndarray, alternative: str = "two-sided") -> Any:
+    """``assay.mcnemar(y_true, pred_a, pred_b, alternative=...)`` from the joint table
+    (8 counts)."""
     import assay
 
     counts = np.asarray(joint, dtype=np.int64).reshape(2, 2, 2)  # truth, a, b
@@ -140,7 +142,26 @@ def cells_mcnemar(joint: np.ndarray) -> Any:
         for a in range(2):
             for b in range(2):
                 table[0 if right_a[t, a] else 1, 0 if right_a[t, b] else 1] += counts[t, a, b]
-    return assay.mcnemar(table=table)
+    return assay.mcnemar(table=table, alternative=alternative)
+
+
+def metric_of_cells(function: Any, matrix: np.ndarray, keywords: dict[str, Any]) -> float:
+    """``function(y_true, y_pred, **keywords)`` of the rows whose confusion matrix is
+    ``matrix`` (the same steps as the metric's confusion path)."""
+    declaration, function, name, metric_kwargs = resolve_metric_call(function, dict(keywords))
+    assert declaration is not None and declaration.from_confusion is not None
+    _, resolved = declaration.resolve_arguments(_CELL_TRUE, _CELL_PRED, **metric_kwargs)
+    return scalar(declaration.from_confusion(matrix, **resolved), name)
+
+
+def baseline_joint(matrix: np.ndarray, majority: int) -> np.ndarray:
+    """The joint table (8 counts, cell ``(t * 2 + a) * 2 + b``) of a model whose
+    confusion matrix is ``matrix`` (A) and of the majority-class predictor (B)."""
+    joint = np.zeros(8, dtype=np.int64)
+    for t in range(2):
+        for a in range(2):
+            joint[(t * 2 + a) * 2 + majority] = matrix[t, a]
+    return joint
 
 
 def class_rows(n_negative: int, n_positive: int) -> tuple[np.ndarray, np.ndarray]:

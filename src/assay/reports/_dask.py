@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.reports._baseline_tests import ALTERNATIVE, baseline_row
 from assay.reports._build import (
     _baseline,
     _bounds,
@@ -33,17 +34,20 @@ from assay.reports._build import (
 )
 from assay.reports._cells import (
     as_matrix,
+    baseline_joint,
     cells_bootstrap,
     cells_compare,
     cells_error_rate_ci,
     cells_mcnemar,
     class_rows,
+    metric_of_cells,
 )
 from assay.reports._curves import with_curves
 from assay.reports._pairs import holm_pairs, paired_test_row
 from assay.reports._progress import Steps, Warnings
 from assay.reports._resampling import Arguments, refuse_weight_on_dask
 from assay.reports._result import (
+    BaselineTest,
     DataSummary,
     MetricRow,
     ModelReport,
@@ -146,6 +150,34 @@ def _dense(counts: Any) -> np.ndarray:
     for code, count in counts.items():
         joint[int(code)] = int(count)
     return joint
+
+
+def _baseline_tests(
+    matrix: np.ndarray, majority: int, cost_matrix: Any, cells: dict[str, Any]
+) -> tuple[BaselineTest, ...]:
+    """The model's tests against the majority-class predictor from its confusion cells:
+    the numbers of :func:`assay.compare_to_baseline` on the rows (McNemar's test of the
+    error rate; the paired Poisson bootstrap of the expected cost)."""
+    import assay
+
+    joint = baseline_joint(matrix, majority)
+    # the error rate is lower exactly when the accuracy (McNemar's estimate) is higher
+    error = cells_mcnemar(joint, alternative="greater" if ALTERNATIVE == "less" else "less")
+    level = cells["confidence_level"]
+    tests = [baseline_row("error_rate", "error rate", error, level)]
+    if cost_matrix is not None:
+        keywords = {"cost_matrix": np.asarray(cost_matrix)}
+        majority_matrix = np.zeros((2, 2), dtype=np.int64)
+        majority_matrix[:, majority] = matrix.sum(axis=1)
+        estimates = (
+            metric_of_cells(assay.expected_cost, matrix, keywords),
+            metric_of_cells(assay.expected_cost, majority_matrix, keywords),
+        )
+        cost = cells_compare(
+            assay.expected_cost, joint, estimates, keywords, alternative=ALTERNATIVE, **cells
+        )
+        tests.append(baseline_row("expected_cost", "expected cost", cost, level))
+    return tuple(tests)
 
 
 def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
@@ -261,7 +293,10 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
                 (float(matrix[0, 0]), float(matrix[0, 1])),
                 (float(matrix[1, 0]), float(matrix[1, 1])),
             )
-            models.append(ModelReport(name, prediction, confusion, tuple(rows)))
+            against = _baseline_tests(matrix, majority, a.cost_matrix, cells)
+            models.append(
+                ModelReport(name, prediction, confusion, tuple(rows), baseline_tests=against)
+            )
     steps("paired tests")
     pairs: tuple[PairReport, ...] = ()
     with caught.about("paired tests"):
