@@ -306,9 +306,10 @@ runs its serial kernel (:func:`workers_for`).
 The parallel kernel of a call is compiled once per installation (a ``prange`` loop costs
 far more to compile than the same loop serial: Numba's parallel passes and the threads'
 function) and loaded from the disk cache once per process, and its first call starts the
-threads.  A replicate visits an atom in about 2 ns, so 2**25 visits are some 70 ms on one
-thread: below that, a second thread saves less than the parallel kernel's load from the
-cache costs a new process (docs/performance.md, "Serial kernels for small calls")."""
+threads.  A replicate visits an atom in about 1.8 ns of CPU, so 2**25 visits take some 60 ms
+on one thread: below that, a second thread saves less than the parallel kernel's load from
+the cache and the threads' start cost a new process (docs/performance.md, "Serial kernels
+for small calls")."""
 
 
 def workers_for(work: int) -> int:
