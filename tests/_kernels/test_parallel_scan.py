@@ -219,7 +219,7 @@ def test_the_parallel_scan_compiles_its_pieces_once_without_literal_arguments():
     a, b, wa, wb, use_weights = sorted_data.kernel_arguments
     cuts_a, cuts_b = pieces.merged_cuts(a, b, np.int64(3))
     fresh = numba.njit(parallel=True)(pieces.scan_merged_parallel.__wrapped__.py_func)
-    options = RocAuc(1.0)
+    options = RocAuc()
     value = fresh(options, a, b, wa, wb, np.bool_(use_weights), np.bool_(True), cuts_a, cuts_b)
     assert value == reference.roc_auc_score([0, 1, 1, 0, 1, 0], [0.1, 0.9, 0.4, 0.4, 0.8, 0.3])
     options_type = numba.typeof(options)

@@ -18,7 +18,7 @@ from assay._kernels.resample import MULTINOMIAL, POISSON, STRATIFIED
 from assay._kernels.scans import Context, below_identity, scan_finish
 from assay._kernels.scans.roc_auc import RocAuc
 
-OPTIONS = RocAuc(1.0)
+OPTIONS = RocAuc()
 # class totals: small, middling, and 2 P N = 2**53 - 2**27 (the largest below the bound)
 TOTALS = [(7, 5), (40_000, 90_000), (2**26 - 1, 2**26)]
 

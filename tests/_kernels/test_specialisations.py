@@ -6,7 +6,8 @@ every callee again, and each callee compiles (or loads) the signatures it is cal
 with.  Three things multiply the work: a signature per input dtype, a signature per
 literal argument (Numba types a constant ``0`` or ``True`` passed to another kernel
 as a literal and compiles the callee once more for it), and a branch on the scan's
-direction, which would compile both directions although only one runs.  Small helpers
+direction or on whether a streamed replicate records its tie groups, which would compile
+both paths although only one runs.  Small helpers
 are not compiled on their own at all: they are inlined into the kernels that call them
 (:func:`assay._kernels._jit.jit_inline`), which is seen in the caller's typed code.
 """
@@ -25,6 +26,7 @@ from numba.core import ir, types
 import assay.reference
 from assay._kernels import _rng, atoms, draws, pieces, ranking, resample, streaming
 from assay._kernels.labels import first_distinct
+from assay._kernels.scans.partial_roc_auc import PartialRocAuc
 from assay._kernels.scans.roc_auc import RocAuc
 from assay._labels import few_distinct_values
 from assay.metrics._sorted import sort_binary
@@ -35,6 +37,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 _Y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0])
+# the partial area's crossing group is cut by a float division (the reference's is exact)
+PARTIAL_AREA_RTOL = 1e-12
 _SCORES = np.array([0.9, 0.2, 0.4, 0.4, 0.6, 0.7, 0.1, 0.5, 0.8, 0.35, 0.45, 0.65])
 
 
@@ -76,6 +80,30 @@ def _compiled_lines(dispatcher, signatures=None) -> set[tuple[str, int]]:
     return lines
 
 
+def _called(dispatcher, signatures=None) -> set:
+    """The Python functions of the kernels that the dispatcher's compiled code calls (not
+    inlined), and of those that the overloads it calls supplied call in turn."""
+    found = set()
+    for arguments, compiled in dispatcher.overloads.items():
+        if signatures is not None and arguments not in signatures:
+            continue
+        annotation = compiled.type_annotation
+        if annotation is None:  # loaded from the disk cache: no typed code
+            continue
+        for call, signature in annotation.calltypes.items():
+            if not (isinstance(call, ir.Expr) and call.op == "call"):
+                continue
+            function_type = annotation.typemap.get(call.func.name)
+            if isinstance(function_type, types.Dispatcher):
+                found.add(function_type.dispatcher.py_func)
+            for template in getattr(function_type, "templates", ()):
+                for cached in getattr(template, "_impl_cache", {}).values():
+                    implementation = cached[0] if isinstance(cached, tuple) else None
+                    if hasattr(implementation, "overloads"):
+                        found |= _called(implementation, {signature.args})
+    return found
+
+
 def _lines_of(kernel) -> set[tuple[str, int]]:
     """(file, line) of every line of a kernel's body (after its ``def`` line)."""
     source, first = inspect.getsourcelines(kernel.py_func)
@@ -110,7 +138,7 @@ def test_a_forward_scan_compiles_no_backward_fold_and_inlines_its_helpers() -> N
     sorted_data = sort_binary(_Y, _SCORES)
     arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
     kernel = _fresh(pieces.scan_merged)
-    value = kernel(RocAuc(1.0), *arguments)
+    value = kernel(RocAuc(), *arguments)
     assert value == assay.reference.roc_auc_score(_Y, _SCORES)  # exact: integer counts
     assert _inlined(pieces._merged_forward, kernel)
     assert not _inlined(pieces._merged_backward, kernel)
@@ -123,7 +151,7 @@ def test_the_one_piece_scan_compiles_one_direction_and_inlines_its_helpers() -> 
     positive = np.array([1.0, 0.0, 2.0, 1.0])
     negative = np.array([0.0, 1.0, 1.0, 2.0])
     kernel = _fresh(pieces.scan)
-    value = kernel(RocAuc(1.0), positive, negative, True)
+    value = kernel(RocAuc(), positive, negative, True)
     # the same atoms as rows: one tie group per distinct score, from the highest
     y = np.array([1, 0, 1, 1, 0, 1, 0, 0])
     s = np.array([4.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0])
@@ -173,10 +201,10 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     replicate = _fresh(streaming._replicate)
     trace = np.zeros(n, dtype=np.int64)
     value, _ = replicate(
-        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0),
+        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(),
         resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0), streaming._sums(0),
-        np.bool_(False), trace,
+        trace,
     )  # fmt: skip
     sizes = row_atoms.value if cells else np.ones(n)
     assert trace.sum() == sizes.sum()  # a multinomial replicate draws n rows
@@ -187,3 +215,30 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     assert not _inlined(draws._stratified_block, replicate)
     assert not _inlined(draws._poisson_block, replicate)
     assert not _inlined(draws._poisson_counts, replicate)
+    # the full area folds in one pass: no recording of the tie groups, no one-piece scan
+    assert _inlined(streaming._fold_groups, replicate)
+    assert not _inlined(streaming._record_groups, replicate)
+    assert pieces.scan.py_func not in _called(replicate)
+
+
+def test_only_a_recording_scan_compiles_the_recording_path() -> None:
+    """The partial area reads the class totals: its replicate records the tie groups and
+    scans them at its end (the full area's replicate above compiles neither)."""
+    row_atoms, labels, scores = _atoms_of_their_own(cells=False)
+    n = labels.shape[0]
+    replicate = _fresh(streaming._replicate)
+    trace = np.zeros(n, dtype=np.int64)
+    groups = streaming.count_groups(row_atoms.continues)
+    value, _ = replicate(
+        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), PartialRocAuc(0.4),
+        resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
+        _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0),
+        streaming._sums(groups), trace,
+    )  # fmt: skip
+    assert value == pytest.approx(
+        assay.reference.roc_auc_score(labels, scores, sample_weight=trace, max_fpr=0.4),
+        rel=PARTIAL_AREA_RTOL,
+    )
+    assert _inlined(streaming._record_groups, replicate)
+    assert not _inlined(streaming._fold_groups, replicate)
+    assert pieces.scan.py_func in _called(replicate)

@@ -216,7 +216,7 @@ def test_the_draws_are_the_stratified_streaming_bootstraps(n):
             np.empty(0, np.bool_),
         )  # fmt: skip
         _, expected = streaming.traced_replicate(
-            atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(1.0),
+            atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(),
             resample.Draw(resample.STRATIFIED, np.uint64(99), r),
         )  # fmt: skip
         assert np.array_equal(trace, expected)

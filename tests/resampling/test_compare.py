@@ -46,11 +46,11 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
     out_b = np.empty(4)
     draw = resample.Draw(scheme, np.uint64(77), 0)
     streaming.paired_bootstrap_ranking(
-        plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(1.0), draw, out_a, out_b, 2
+        plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw, out_a, out_b, 2
     )
     for r in range(4):
         value_a, counts = streaming.traced_replicate(
-            plan.a, plan.clusters, RocAuc(1.0), draw._replace(first_replicate=r)
+            plan.a, plan.clusters, RocAuc(), draw._replace(first_replicate=r)
         )
         assert out_a[r] == value_a
         counts_b = counts[plan.a_position_of_b]
@@ -84,7 +84,7 @@ def test_paired_bootstrap_in_lanes_equals_the_one_by_one_kernel(weighted, scheme
         y, a, b, pos_label=None, sample_weight=w, clusters=_plans.cluster_codes(groups, 6000),
         keyed=scheme == resample.POISSON,
     )  # fmt: skip
-    for options in (RocAuc(1.0), AveragePrecision()):  # scans folded in one pass
+    for options in (RocAuc(), AveragePrecision()):  # scans folded in one pass
         expected = np.empty(21), np.empty(21)
         found = np.empty(21), np.empty(21)
         draw = resample.Draw(scheme, np.uint64(78), 3)
@@ -106,10 +106,10 @@ def test_paired_bootstrap_in_lanes_redoes_a_count_too_large_for_a_byte():
     expected = np.empty(10), np.empty(10)
     found = np.empty(10), np.empty(10)
     draw = resample.Draw(resample.POISSON, np.uint64(79), 0)
-    arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(1.0), draw)
+    arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw)
     streaming.paired_bootstrap_ranking(*arguments, *expected, 2)
     paired.paired_bootstrap_lanes(*arguments, *found, 2)
-    _, counts = streaming.traced_replicate(plan.a, plan.clusters, RocAuc(1.0), draw)
+    _, counts = streaming.traced_replicate(plan.a, plan.clusters, RocAuc(), draw)
     assert counts.max() > 255
     np.testing.assert_array_equal(found[0], expected[0])
     np.testing.assert_array_equal(found[1], expected[1])

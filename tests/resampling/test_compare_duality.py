@@ -150,7 +150,7 @@ def test_auc_jackknife_of_the_difference_is_leave_one_out(tied, weighted) -> Non
     weight = rng.integers(1, 4, size=60).astype(float) if weighted else None
     plan = _plans.paired_stream_plan(y, a, b, pos_label=None, sample_weight=weight,
                                      clusters=None)  # fmt: skip
-    values, counts = _paired_jackknife.ranking_jackknife(plan, RocAuc(1.0), seed=0)
+    values, counts = _paired_jackknife.ranking_jackknife(plan, RocAuc(), seed=0)
     assert np.all(counts == 1.0)
     expected = _leave_one_out(assay.roc_auc_score, y, a, b, weight)
     np.testing.assert_allclose(np.sort(values), expected, rtol=FLOAT_RTOL, atol=1e-15)

@@ -297,3 +297,24 @@ def n_workers() -> int:
     Read here, in Python, and passed to kernels as an argument (a kernel that reads it
     itself is not cached by Numba)."""
     return int(numba.get_num_threads())
+
+
+PARALLEL_MIN_WORK = 1 << 25
+"""Below this much work (atoms visited by all the replicates of a call) a resampling call
+runs its serial kernel (:func:`workers_for`).
+
+The parallel kernel of a call is compiled once per installation (a ``prange`` loop costs
+far more to compile than the same loop serial: Numba's parallel passes and the threads'
+function) and loaded from the disk cache once per process, and its first call starts the
+threads.  A replicate visits an atom in about 1.8 ns of CPU, so 2**25 visits take some 60 ms
+on one thread: below that, a second thread saves less than the parallel kernel's load from
+the cache and the threads' start cost a new process (docs/performance.md, "Serial kernels
+for small calls")."""
+
+
+def workers_for(work: int) -> int:
+    """Threads for a resampling call that visits about ``work`` atoms in all: one (its
+    serial kernel) below :data:`PARALLEL_MIN_WORK`, else :func:`n_workers`.  The values
+    do not depend on the choice: every replicate is computed by the same function from its
+    own random stream, on any number of threads."""
+    return n_workers() if work >= PARALLEL_MIN_WORK else 1

@@ -189,7 +189,7 @@ def placements_from_words(
     """
     n = words.shape[0]
     m = v10.shape[0]
-    options = RocAuc(1.0)
+    options = RocAuc()
     context = make_context(totals[0], totals[1], not use_weights)
     state = scan_start(options, context, 0.0)
     prefix_shift = np.int64(index_bits + 1)
@@ -387,7 +387,7 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     if total_positive == 0.0 or total_negative == 0.0:
         return np.nan, total_positive, total_negative, np.nan, np.nan
-    auc = scan_merged(RocAuc(1.0), a, b, wa, wb, use_weights, integer_counts)
+    auc = scan_merged(RocAuc(), a, b, wa, wb, use_weights, integer_counts)
     squares_10 = 0.0
     squares_01 = 0.0
     first_10 = np.nan  # placements seen so far: all equal to the first? (see below)

@@ -13,7 +13,15 @@ from numba import prange
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels.scans import scan_records
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
-from assay._kernels.streaming import _FP, _TP, _finish, _fold, _start, _sums, count_groups
+from assay._kernels.streaming import (
+    _FP,
+    _TP,
+    _start,
+    _sums,
+    count_groups,
+    finish_counts,
+    fold_counts,
+)
 
 
 @jit
@@ -33,18 +41,17 @@ def auc_jackknife(atoms):
     cells = atoms.cells
     weighted = atoms.weighted
     n = is_positive.shape[0]
-    options = RocAuc(1.0)
+    options = RocAuc()
     sums = _sums(0)
     context, scan_state = _start(options, not weighted, np.bool_(False), sums)
     ones = np.ones(n, dtype=np.int64)
-    # typed numbers, not literals: a literal argument compiles its own specialisation
+    # a typed number, not a literal: a literal argument compiles its own specialisation
     start = np.int64(0)
-    record = np.bool_(False)
-    scan_state = _fold(atoms, cells or weighted, start, ones, options, context, scan_state, sums,
-                       record)  # fmt: skip
+    scan_state = fold_counts(atoms, cells or weighted, start, ones, options, context, scan_state,
+                             sums)  # fmt: skip
     total_positive = sums.running[_TP]
     total_negative = sums.running[_FP]
-    auc = _finish(options, context, scan_state, sums, record)
+    auc = finish_counts(options, context, scan_state, sums)
     statistic = auc * total_positive * total_negative
     values = np.empty(n, dtype=np.float64)
     counts = np.empty(n, dtype=np.float64)
@@ -90,8 +97,7 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
     """
     n = atoms.is_positive.shape[0]
     n_groups = groups.n_clusters
-    record = scan_records(options)
-    m = count_groups(atoms.continues) if record else 0
+    m = count_groups(atoms.continues) if scan_records(options) else 0
     for worker in prange(n_workers):
         counts = np.empty(n, dtype=np.int64)
         sums = _sums(m)
@@ -104,6 +110,6 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
                 else:
                     counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
             context, scan_state = _start(options, not atoms.weighted, np.bool_(False), sums)
-            scan_state = _fold(atoms, atoms.weighted, np.int64(0), counts, options, context,
-                               scan_state, sums, record)  # fmt: skip
-            out[g] = _finish(options, context, scan_state, sums, record)
+            scan_state = fold_counts(atoms, atoms.weighted, np.int64(0), counts, options,
+                                     context, scan_state, sums)  # fmt: skip
+            out[g] = finish_counts(options, context, scan_state, sums)

@@ -39,12 +39,12 @@ from assay._kernels.streaming import (
     _buffers,
     _class_counts,
     _Classes,
-    _finish,
-    _fold,
     _replicate,
     _small,
     _start,
     _sums,
+    finish_counts,
+    fold_counts,
 )
 
 _ONE = np.uint64(1)
@@ -81,71 +81,101 @@ class SortedRows(NamedTuple):
     weighted: bool
 
 
-@jit_parallel
-def compare_ranking_permutation(entries, rows, options, draw, out_a, out_b, n_workers):
-    """Metric of the two models after swapping their scores row by row at random.
-
-    ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`; ``draw``:
-    :class:`~assay._kernels.resample.Draw` (its seed and first replicate).  A row's swap
-    bit decides which model each of its two entries goes to.  Unweighted sums are exact.
-    """
+@jit
+def _swapped_replicates(entries, rows, options, draw, out_a, out_b, worker, n_workers):
+    """Replicates ``worker, worker + n_workers, ...`` of :func:`compare_ranking_permutation`."""
     positive_of_row = rows.positive_of_row
     unit_of_row = rows.unit_of_row
     weighted = rows.weighted
     entry_row = entries.entry_row
     n = positive_of_row.shape[0]
     n_entries = entry_row.shape[0]
-    count = out_a.shape[0]
-    for worker in prange(n_workers):
-        swapped = np.empty(n, dtype=np.bool_)
-        sums = np.empty((4, entries.n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B
-        for r in range(worker, count, n_workers):
-            _swap_bits(stream(draw.seed, np.uint64(draw.first_replicate + r)), swapped)
-            sums[:, :] = 0.0
-            for e in range(n_entries):
-                row = entry_row[e]
-                to_b = entries.entry_is_b[e] != swapped[row]
-                slot = (2 if to_b else 0) + (0 if positive_of_row[row] else 1)
-                sums[slot, entries.entry_group[e]] += unit_of_row[row] if weighted else 1.0
-            out_a[r] = scan(options, sums[0], sums[1], not weighted)
-            out_b[r] = scan(options, sums[2], sums[3], not weighted)
+    swapped = np.empty(n, dtype=np.bool_)
+    sums = np.empty((4, entries.n_groups), dtype=np.float64)  # P_A, N_A, P_B, N_B
+    for r in range(worker, out_a.shape[0], n_workers):
+        _swap_bits(stream(draw.seed, np.uint64(draw.first_replicate + r)), swapped)
+        sums[:, :] = 0.0
+        for e in range(n_entries):
+            row = entry_row[e]
+            to_b = entries.entry_is_b[e] != swapped[row]
+            slot = (2 if to_b else 0) + (0 if positive_of_row[row] else 1)
+            sums[slot, entries.entry_group[e]] += unit_of_row[row] if weighted else 1.0
+        out_a[r] = scan(options, sums[0], sums[1], not weighted)
+        out_b[r] = scan(options, sums[2], sums[3], not weighted)
 
 
 @jit_parallel
-def permute_ranking_labels(rows, options, draw, out, n_workers):
-    """Metric after shuffling the labels over the sorted rows (weights stay with rows).
+def _compare_ranking_permutation_parallel(entries, rows, options, draw, out_a, out_b, n_workers):
+    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
+    for worker in prange(n_workers):
+        _swapped_replicates(entries, rows, options, draw, out_a, out_b, np.int64(worker),
+                            n_workers)  # fmt: skip
 
-    ``rows``: :class:`SortedRows`; ``draw``: :class:`~assay._kernels.resample.Draw` (its
-    seed and first replicate).  Unweighted sums are exact.
+
+def compare_ranking_permutation(entries, rows, options, draw, out_a, out_b, n_workers):
+    """Metric of the two models after swapping their scores row by row at random.
+
+    ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`; ``draw``:
+    :class:`~assay._kernels.resample.Draw` (its seed and first replicate).  A row's swap
+    bit decides which model each of its two entries goes to.  Unweighted sums are exact.
+    ``n_workers`` threads share the replicates; with one, a serial kernel computes them
+    (no parallel compilation, no threads started), with the same values.
     """
+    if n_workers > 1:
+        _compare_ranking_permutation_parallel(entries, rows, options, draw, out_a, out_b,
+                                              n_workers)  # fmt: skip
+    else:  # the serial kernel is the threads' function itself, called once for all
+        _swapped_replicates(entries, rows, options, draw, out_a, out_b, 0, 1)
+
+
+@jit
+def _shuffled_replicates(rows, options, draw, out, worker, n_workers):
+    """Replicates ``worker, worker + n_workers, ...`` of :func:`permute_ranking_labels`."""
     group_end = rows.group_end
     unit_sorted = rows.unit_sorted
     weighted = rows.weighted
     n = rows.positive_sorted.shape[0]
     m = group_end.shape[0]
-    count = out.shape[0]
+    labels = np.empty(n, dtype=np.bool_)
+    positive_sums = np.empty(m, dtype=np.float64)
+    negative_sums = np.empty(m, dtype=np.float64)
+    for r in range(worker, out.shape[0], n_workers):
+        state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+        copy_into(labels, rows.positive_sorted)
+        state = shuffle(labels, state)
+        start = 0
+        for g in range(m):
+            p = 0.0
+            q = 0.0
+            for i in range(start, group_end[g]):
+                w = unit_sorted[i] if weighted else 1.0
+                if labels[i]:
+                    p += w
+                else:
+                    q += w
+            positive_sums[g] = p
+            negative_sums[g] = q
+            start = group_end[g]
+        out[r] = scan(options, positive_sums, negative_sums, not weighted)
+
+
+@jit_parallel
+def _permute_ranking_labels_parallel(rows, options, draw, out, n_workers):
     for worker in prange(n_workers):
-        labels = np.empty(n, dtype=np.bool_)
-        positive_sums = np.empty(m, dtype=np.float64)
-        negative_sums = np.empty(m, dtype=np.float64)
-        for r in range(worker, count, n_workers):
-            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-            copy_into(labels, rows.positive_sorted)
-            state = shuffle(labels, state)
-            start = 0
-            for g in range(m):
-                p = 0.0
-                q = 0.0
-                for i in range(start, group_end[g]):
-                    w = unit_sorted[i] if weighted else 1.0
-                    if labels[i]:
-                        p += w
-                    else:
-                        q += w
-                positive_sums[g] = p
-                negative_sums[g] = q
-                start = group_end[g]
-            out[r] = scan(options, positive_sums, negative_sums, not weighted)
+        _shuffled_replicates(rows, options, draw, out, np.int64(worker), n_workers)
+
+
+def permute_ranking_labels(rows, options, draw, out, n_workers):
+    """Metric after shuffling the labels over the sorted rows (weights stay with rows).
+
+    ``rows``: :class:`SortedRows`; ``draw``: :class:`~assay._kernels.resample.Draw` (its
+    seed and first replicate).  Unweighted sums are exact.  ``n_workers`` threads share
+    the replicates; with one, a serial kernel computes them, with the same values.
+    """
+    if n_workers > 1:
+        _permute_ranking_labels_parallel(rows, options, draw, out, n_workers)
+    else:  # the serial kernel is the threads' function itself, called once for all
+        _shuffled_replicates(rows, options, draw, out, 0, 1)
 
 
 @jit_parallel
@@ -255,12 +285,85 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
             count = counts[offset]
             saturated |= count >= _SATURATED
             lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
-        scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
-                           sums, np.bool_(False))  # fmt: skip
-    return _finish(options, context, scan_state, sums, np.bool_(False)), saturated
+        scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
+                                 scan_state, sums)  # fmt: skip
+    return finish_counts(options, context, scan_state, sums), saturated
+
+
+@jit
+def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                  n_negative, block_positives, worker, n_workers):  # fmt: skip
+    """Batches ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_lanes`: one
+    thread's share (all of them for worker 0 of 1)."""
+    n = a.is_positive.shape[0]
+    count = out_a.shape[0]
+    n_batches = (count + LANES - 1) // LANES
+    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    classes = _Classes(n_positive, n_negative, block_positives)
+    buffers = _buffers(clusters.n_clusters)
+    sums_a = _sums(0)
+    lanes = np.zeros(n * LANES, dtype=np.uint8)
+    words = lanes.view(np.uint64)
+    gathered = np.empty(_BLOCK, dtype=np.uint64)
+    block = np.empty(_BLOCK, dtype=np.int64)
+    sums_b = [_sums(0) for _ in range(LANES)]
+    context, empty_state = _start(options, not b.weighted, small, sums_a)
+    states_b = [empty_state for _ in range(LANES)]
+    saturated = np.zeros(LANES, dtype=np.bool_)
+    full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
+    for batch in range(worker, n_batches, n_workers):
+        first = batch * LANES
+        width = min(LANES, count - first)
+        for lane in range(width):
+            state = stream(draw.seed, np.uint64(draw.first_replicate + first + lane))
+            value, saturated_lane = _lane_replicate(
+                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane,
+            )  # fmt: skip
+            out_a[first + lane] = value
+            saturated[lane] = saturated_lane
+            context, start_state = _start(options, not b.weighted, small, sums_b[lane])
+            states_b[lane] = start_state
+        for start in range(0, n, _BLOCK):
+            size = min(_BLOCK, n - start)
+            for offset in range(size):
+                gathered[offset] = words[a_position_of_b[start + offset]]
+            for lane in range(width):
+                if saturated[lane]:
+                    continue
+                shift = np.uint64(8 * lane)
+                for offset in range(size):
+                    block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
+                states_b[lane] = fold_counts(b, b.weighted, start, block[:size], options, context,
+                                             states_b[lane], sums_b[lane])  # fmt: skip
+        for lane in range(width):
+            r = first + lane
+            if not saturated[lane]:
+                out_b[r] = finish_counts(options, context, states_b[lane], sums_b[lane])
+                continue
+            if full.shape[0] == 0:
+                full = np.zeros(n, dtype=np.int64)
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+            _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full)
+            context, scan_state = _start(options, not b.weighted, small, sums_b[0])
+            for start in range(0, n, _BLOCK):
+                size = min(_BLOCK, n - start)
+                for offset in range(size):
+                    block[offset] = full[a_position_of_b[start + offset]]
+                scan_state = fold_counts(b, b.weighted, start, block[:size], options, context,
+                                         scan_state, sums_b[0])  # fmt: skip
+            out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
 
 
 @jit_parallel
+def _paired_bootstrap_lanes_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
+                                     out_b, n_workers):  # fmt: skip
+    n_positive, n_negative, block_positives = _class_counts(a)
+    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
+    for worker in prange(n_workers):
+        _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                      n_negative, block_positives, np.int64(worker), n_workers)  # fmt: skip
+
+
 def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
                            n_workers):  # fmt: skip
     """:func:`assay._kernels.streaming.paired_bootstrap_ranking` (the same values),
@@ -272,68 +375,15 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     eight consecutive replicates: A's replicates are streamed one by one, their counts
     stored as bytes side by side per row; B folds the batch in its own order, reading
     each row's eight counts as one 64-bit word.  A replicate with a count of 255 or more
-    (never for n < 255 rows) is redone with int64 counts.
+    (never for n < 255 rows) is redone with int64 counts.  ``n_workers`` threads share
+    the batches (a parallel kernel); with one, a serial kernel computes them (no
+    parallel compilation, no threads started), with the same values.
     """
-    n = a.is_positive.shape[0]
+    if n_workers > 1:
+        _paired_bootstrap_lanes_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
+                                         out_b, n_workers)  # fmt: skip
+        return
+    # the serial kernel is the threads' function itself, called once for all batches
     n_positive, n_negative, block_positives = _class_counts(a)
-    count = out_a.shape[0]
-    n_batches = (count + LANES - 1) // LANES
-    no_record = np.bool_(False)  # a typed constant: no literal specialisation
-    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
-    for worker in prange(n_workers):
-        classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(clusters.n_clusters)
-        sums_a = _sums(0)
-        lanes = np.zeros(n * LANES, dtype=np.uint8)
-        words = lanes.view(np.uint64)
-        gathered = np.empty(_BLOCK, dtype=np.uint64)
-        block = np.empty(_BLOCK, dtype=np.int64)
-        sums_b = [_sums(0) for _ in range(LANES)]
-        context, empty_state = _start(options, not b.weighted, small, sums_a)
-        states_b = [empty_state for _ in range(LANES)]
-        saturated = np.zeros(LANES, dtype=np.bool_)
-        full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
-        for batch in range(worker, n_batches, n_workers):
-            first = batch * LANES
-            width = min(LANES, count - first)
-            for lane in range(width):
-                state = stream(draw.seed, np.uint64(draw.first_replicate + first + lane))
-                value, saturated_lane = _lane_replicate(
-                    a, clusters, options, draw.scheme, classes, state, buffers, sums_a,
-                    lanes, lane,
-                )  # fmt: skip
-                out_a[first + lane] = value
-                saturated[lane] = saturated_lane
-                context, start_state = _start(options, not b.weighted, small, sums_b[lane])
-                states_b[lane] = start_state
-            for start in range(0, n, _BLOCK):
-                size = min(_BLOCK, n - start)
-                for offset in range(size):
-                    gathered[offset] = words[a_position_of_b[start + offset]]
-                for lane in range(width):
-                    if saturated[lane]:
-                        continue
-                    shift = np.uint64(8 * lane)
-                    for offset in range(size):
-                        block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
-                    folded = _fold(b, b.weighted, start, block[:size], options, context,
-                                   states_b[lane], sums_b[lane], no_record)  # fmt: skip
-                    states_b[lane] = folded
-            for lane in range(width):
-                r = first + lane
-                if not saturated[lane]:
-                    out_b[r] = _finish(options, context, states_b[lane], sums_b[lane], no_record)
-                    continue
-                if full.shape[0] == 0:
-                    full = np.zeros(n, dtype=np.int64)
-                state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-                _replicate(a, clusters, options, draw.scheme, classes, state, buffers,
-                                sums_a, no_record, full)  # fmt: skip
-                context, scan_state = _start(options, not b.weighted, small, sums_b[0])
-                for start in range(0, n, _BLOCK):
-                    size = min(_BLOCK, n - start)
-                    for offset in range(size):
-                        block[offset] = full[a_position_of_b[start + offset]]
-                    scan_state = _fold(b, b.weighted, start, block[:size], options, context,
-                                       scan_state, sums_b[0], no_record)  # fmt: skip
-                out_b[r] = _finish(options, context, scan_state, sums_b[0], no_record)
+    _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                  n_negative, block_positives, 0, 1)  # fmt: skip

@@ -17,9 +17,13 @@ Every metric is its scan of :mod:`assay._kernels.scans`, selected by its options
 tuple: a scan that folds in one pass (ROC AUC, AP, the trapezoidal AUC-PR) is folded as the
 tie groups close; one that needs the class totals or what lies below (partial AUC,
 interpolated and 11-point AP, EER) records the replicate's weight per tie group and is
-scanned at the end.  Replicate ``r`` draws from its own stream ``stream(seed, r)`` in a
-fixed order: results do not depend on the number of threads.  Counts are integers and
-unweighted sums are kept exactly (the scans' exact context), weighted ones in float64.
+scanned at the end; which of the two is chosen by the options' type when a kernel
+compiles (:func:`fold_counts`), so a one-pass scan compiles no recording.  Replicate ``r``
+draws from its own stream ``stream(seed, r)`` in a fixed order: results do not depend on
+the number of threads, and the serial kernel that a small call runs (no parallel
+compilation, no threads started) gives the values of the parallel one.  Counts are
+integers and unweighted sums are kept exactly (the scans' exact context), weighted ones
+in float64.
 """
 
 from __future__ import annotations
@@ -28,15 +32,17 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
+from numba.extending import overload
 
 from assay._kernels._arrays import copy_into
-from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, jit_parallel
 from assay._kernels._rng import score_key, stream
 from assay._kernels.draws import _BLOCK, block_positive_counts, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import POISSON, _rows_multinomial
 from assay._kernels.scans import (
+    SCANS,
     Context,
     below_identity,
     scan_finish,
@@ -178,15 +184,47 @@ def count_groups(continues):
     return groups
 
 
-@jit
-def _fold(atoms, weights_from_value, start, counts, options, context, state, sums, record):
+@jit_inline
+def _fold_groups(atoms, weights_from_value, start, counts, options, context, state, sums):
     """Fold the counts of atoms ``start .. start + len(counts)``; returns the scan state.
 
     The running sums live in local variables inside the loop (loaded from and stored back
     to ``sums.running`` once per block); a tie group closes where ``continues`` is False
-    and is folded into the metric's scan, or, for a recording scan, its weights are
-    recorded.  A weight is the count, times the atom's value when ``weights_from_value``.
+    and is folded into the metric's scan.  A weight is the count, times the atom's value
+    when ``weights_from_value``.
     """
+    is_positive = atoms.is_positive
+    continues = atoms.continues
+    value = atoms.value
+    running = sums.running
+    p = running[_P]
+    q = running[_Q]
+    tp = running[_TP]
+    fp = running[_FP]
+    for offset in range(counts.shape[0]):
+        k = start + offset
+        weight = counts[offset] * value[k] if weights_from_value else float(counts[offset])
+        positive = 1.0 if is_positive[k] else 0.0  # a select, not a branch
+        p += weight * positive
+        q += weight - weight * positive
+        if not continues[k]:
+            state = scan_fold(options, context, state, tp, fp, p, q)
+            tp += p
+            fp += q
+            p = 0.0
+            q = 0.0
+    running[_P] = p
+    running[_Q] = q
+    running[_TP] = tp
+    running[_FP] = fp
+    return state
+
+
+@jit_inline
+def _record_groups(atoms, weights_from_value, start, counts, sums):
+    """Record the weights of the tie groups closing among atoms ``start .. start +
+    len(counts)`` in ``sums.recorded_p``, ``sums.recorded_q`` (as :func:`_fold_groups`
+    sums them), for a scan that reads the totals or what lies below."""
     is_positive = atoms.is_positive
     continues = atoms.continues
     value = atoms.value
@@ -199,16 +237,13 @@ def _fold(atoms, weights_from_value, start, counts, options, context, state, sum
     for offset in range(counts.shape[0]):
         k = start + offset
         weight = counts[offset] * value[k] if weights_from_value else float(counts[offset])
-        positive = 1.0 if is_positive[k] else 0.0  # a select, not a branch
+        positive = 1.0 if is_positive[k] else 0.0
         p += weight * positive
         q += weight - weight * positive
         if not continues[k]:
-            if record:
-                sums.recorded_p[group] = p
-                sums.recorded_q[group] = q
-                group += 1
-            else:
-                state = scan_fold(options, context, state, tp, fp, p, q)
+            sums.recorded_p[group] = p
+            sums.recorded_q[group] = q
+            group += 1
             tp += p
             fp += q
             p = 0.0
@@ -218,7 +253,41 @@ def _fold(atoms, weights_from_value, start, counts, options, context, state, sum
     running[_TP] = tp
     running[_FP] = fp
     running[_GROUP] = group
-    return state
+
+
+def fold_counts(atoms, weights_from_value, start, counts, options, context, state, sums):
+    """Fold the counts of atoms ``start .. start + len(counts)`` into a replicate.
+
+    A scan that folds in one pass folds each tie group as it closes
+    (:func:`_fold_groups`); one that reads the totals or what lies below records the
+    groups' weights, scanned at the end (:func:`_record_groups`, :func:`finish_counts`).
+    Inside kernels the path is chosen by the options' type when the caller compiles
+    (:func:`_fold_counts`), so a one-pass scan such as the full ROC AUC compiles no
+    recording.  Returns the scan state.
+    """
+    if scan_records(options):
+        _record_groups(atoms, weights_from_value, start, counts, sums)
+        return state
+    return _fold_groups(atoms, weights_from_value, start, counts, options, context, state, sums)
+
+
+def _records(options):
+    """Whether the scan of the options type ``options`` (a Numba type) records its groups."""
+    return SCANS[options.instance_class].records()
+
+
+@overload(fold_counts, jit_options=OVERLOAD_OPTIONS)
+def _fold_counts(atoms, weights_from_value, start, counts, options, context, state, sums):
+    # a branch on ``scan_records`` would compile both paths into every replicate
+    def recording(atoms, weights_from_value, start, counts, options, context, state, sums):
+        _record_groups(atoms, weights_from_value, start, counts, sums)
+        return state
+
+    def folding(atoms, weights_from_value, start, counts, options, context, state, sums):
+        return _fold_groups(atoms, weights_from_value, start, counts, options, context, state,
+                            sums)  # fmt: skip
+
+    return recording if _records(options) else folding
 
 
 @jit
@@ -239,18 +308,35 @@ def _start(options, exact, small, sums):
     return context, scan_start(options, context, below_identity(options))
 
 
-@jit
-def _finish(options, context, state, sums, record):
-    """The metric of a folded replicate (a recording scan scans its recorded groups)."""
-    if record:
+def finish_counts(options, context, state, sums):
+    """The metric of a folded replicate; a recording scan scans its recorded groups.
+
+    Inside kernels the path is chosen by the options' type (:func:`_finish_counts`), as
+    in :func:`fold_counts`: the one-piece :func:`~assay._kernels.pieces.scan` is compiled
+    only for the scans that record.
+    """
+    if scan_records(options):
         return scan(options, sums.recorded_p, sums.recorded_q, context.exact)
     running = sums.running
     context = Context(running[_TP], running[_FP], context.exact, context.small)
     return scan_finish(options, context, state)
 
 
+@overload(finish_counts, jit_options=OVERLOAD_OPTIONS)
+def _finish_counts(options, context, state, sums):
+    def recorded(options, context, state, sums):
+        return scan(options, sums.recorded_p, sums.recorded_q, context.exact)
+
+    def folded(options, context, state, sums):
+        running = sums.running
+        totals = Context(running[_TP], running[_FP], context.exact, context.small)
+        return scan_finish(options, totals, state)
+
+    return recorded if _records(options) else folded
+
+
 @jit
-def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, record, trace):
+def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
     ``trace``: when not empty, receives every atom's count (for tests).
@@ -272,9 +358,9 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
                                  replicate_state, state, left)  # fmt: skip
         if trace.shape[0] > 0:
             copy_into(trace[start:end], counts)
-        scan_state = _fold(atoms, atoms.weighted, start, counts, options, context, scan_state,
-                           sums, record)  # fmt: skip
-    return _finish(options, context, scan_state, sums, record), state
+        scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
+                                 scan_state, sums)  # fmt: skip
+    return finish_counts(options, context, scan_state, sums), state
 
 
 @jit
@@ -311,7 +397,35 @@ def _sums(n_groups):
     )
 
 
+@jit
+def _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
+                        block_positives, m, worker, n_workers):  # fmt: skip
+    """Replicates ``worker, worker + n_workers, ...`` of :func:`bootstrap_ranking`: one
+    thread's share (all of them for worker 0 of 1).  ``n_positive``, ``n_negative``,
+    ``block_positives``: :func:`_class_counts`; ``m``: the tie groups a recording scan
+    records (:func:`count_groups`; 0 for a one-pass scan)."""
+    replicate_classes = _Classes(n_positive, n_negative, block_positives)
+    buffers = _buffers(clusters.n_clusters)
+    sums = _sums(m)
+    no_trace = np.empty(0, dtype=np.int64)
+    for r in range(worker, out.shape[0], n_workers):
+        state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+        result, _ = _replicate(atoms, clusters, options, draw.scheme, replicate_classes, state,
+                               buffers, sums, no_trace)  # fmt: skip
+        out[r] = result
+
+
 @jit_parallel
+def _bootstrap_ranking_parallel(atoms, clusters, options, draw, out, n_workers):
+    n_positive, n_negative, block_positives = _class_counts(atoms)
+    m = count_groups(atoms.continues) if scan_records(options) else 0
+    # ``np.int64(worker)``: the loop index is int64 where Numba types the kernel and
+    # uint64 in the threads' function, and each type would compile the callee once more
+    for worker in prange(n_workers):
+        _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
+                            block_positives, m, np.int64(worker), n_workers)  # fmt: skip
+
+
 def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     """Metric of replicates ``draw.first_replicate + r`` for ``r < len(out)``, into ``out``.
 
@@ -320,40 +434,76 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     scan options (:mod:`assay._kernels.scans`); ``draw``:
     :class:`~assay._kernels.resample.Draw`, the scheme (MULTINOMIAL, STRATIFIED or
     POISSON), the uint64 seed and the first replicate.  Unweighted counts are summed
-    exactly.
+    exactly.  ``n_workers`` threads share the replicates (a parallel kernel); with one,
+    a serial kernel computes them, so a small call neither compiles nor starts the
+    parallel machinery (:func:`assay._kernels._jit.workers_for`).  Every replicate is
+    computed by the same function from its own stream: the values do not depend on
+    ``n_workers``.
     """
+    if n_workers > 1:
+        _bootstrap_ranking_parallel(atoms, clusters, options, draw, out, n_workers)
+        return
+    # the serial kernel is the threads' function itself, called once for all replicates
     n_positive, n_negative, block_positives = _class_counts(atoms)
-    record = scan_records(options)
-    m = count_groups(atoms.continues) if record else 0
-    no_trace = np.empty(0, dtype=np.int64)
-    count = out.shape[0]
-    for worker in prange(n_workers):
-        classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(clusters.n_clusters)
-        sums = _sums(m)
-        for r in range(worker, count, n_workers):
-            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-            result, state = _replicate(atoms, clusters, options, draw.scheme, classes, state,
-                                       buffers, sums, record, no_trace)  # fmt: skip
-            out[r] = result
+    m = count_groups(atoms.continues) if scan_records(options) else 0
+    _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
+                        block_positives, m, 0, 1)  # fmt: skip
 
 
 @jit
 def traced_replicate(atoms, clusters, options, draw):
     """Replicate ``draw.first_replicate`` of :func:`bootstrap_ranking` with every atom's
     count (for tests): ``(value, counts)``."""
-    record = scan_records(options)
-    m = count_groups(atoms.continues) if record else 0
+    m = count_groups(atoms.continues) if scan_records(options) else 0
     trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
     result, _ = _replicate(
         atoms, clusters, options, draw.scheme, _Classes(*_class_counts(atoms)),
         stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(clusters.n_clusters),
-        _sums(m), record, trace,
+        _sums(m), trace,
     )  # fmt: skip
     return result, trace
 
 
+@jit
+def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                       n_negative, block_positives, m_a, m_b, worker, n_workers):  # fmt: skip
+    """Replicates ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_ranking`."""
+    n = a.is_positive.shape[0]
+    replicate_classes = _Classes(n_positive, n_negative, block_positives)
+    buffers = _buffers(clusters.n_clusters)
+    sums_a = _sums(m_a)
+    sums_b = _sums(m_b)
+    counts = np.zeros(n, dtype=np.int64)
+    block = np.empty(_BLOCK, dtype=np.int64)
+    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    for r in range(worker, out_a.shape[0], n_workers):
+        state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+        result, state = _replicate(a, clusters, options, draw.scheme, replicate_classes, state,
+                                   buffers, sums_a, counts)  # fmt: skip
+        out_a[r] = result
+        context, scan_state = _start(options, not b.weighted, small, sums_b)
+        for start in range(0, n, _BLOCK):
+            size = min(_BLOCK, n - start)
+            for offset in range(size):
+                block[offset] = counts[a_position_of_b[start + offset]]
+            scan_state = fold_counts(b, b.weighted, start, block[:size], options, context,
+                                     scan_state, sums_b)  # fmt: skip
+        out_b[r] = finish_counts(options, context, scan_state, sums_b)
+
+
 @jit_parallel
+def _paired_bootstrap_ranking_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
+                                       out_b, n_workers):  # fmt: skip
+    n_positive, n_negative, block_positives = _class_counts(a)
+    record = scan_records(options)
+    m_a = count_groups(a.continues) if record else 0
+    m_b = count_groups(b.continues) if record else 0
+    for worker in prange(n_workers):
+        _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
+                           n_positive, n_negative, block_positives, m_a, m_b, np.int64(worker),
+                           n_workers)  # fmt: skip
+
+
 def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
                              n_workers):  # fmt: skip
     """Both models' metric on the same replicates (a paired bootstrap).
@@ -362,32 +512,16 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     its own merged order; ``a_position_of_b[k]`` is the position in A's order of B's atom
     ``k``.  A replicate is streamed over A's order exactly as in
     :func:`bootstrap_ranking`, keeping every row's count, and model B folds the same
-    counts in its own order.  ``clusters`` is in A's order.
+    counts in its own order.  ``clusters`` is in A's order.  ``n_workers``: as in
+    :func:`bootstrap_ranking` (one: the serial kernel).
     """
-    n = a.is_positive.shape[0]
+    if n_workers > 1:
+        _paired_bootstrap_ranking_parallel(a, b, a_position_of_b, clusters, options, draw,
+                                           out_a, out_b, n_workers)  # fmt: skip
+        return
     n_positive, n_negative, block_positives = _class_counts(a)
     record = scan_records(options)
     m_a = count_groups(a.continues) if record else 0
     m_b = count_groups(b.continues) if record else 0
-    count = out_a.shape[0]
-    for worker in prange(n_workers):
-        classes = _Classes(n_positive, n_negative, block_positives)
-        buffers = _buffers(clusters.n_clusters)
-        sums_a = _sums(m_a)
-        sums_b = _sums(m_b)
-        counts = np.zeros(n, dtype=np.int64)
-        block = np.empty(_BLOCK, dtype=np.int64)
-        for r in range(worker, count, n_workers):
-            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-            result, state = _replicate(a, clusters, options, draw.scheme, classes, state,
-                                       buffers, sums_a, record, counts)  # fmt: skip
-            out_a[r] = result
-            small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
-            context, scan_state = _start(options, not b.weighted, small, sums_b)
-            for start in range(0, n, _BLOCK):
-                size = min(_BLOCK, n - start)
-                for offset in range(size):
-                    block[offset] = counts[a_position_of_b[start + offset]]
-                scan_state = _fold(b, b.weighted, start, block[:size], options, context,
-                                   scan_state, sums_b, record)  # fmt: skip
-            out_b[r] = _finish(options, context, scan_state, sums_b, record)
+    _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                       n_negative, block_positives, m_a, m_b, 0, 1)  # fmt: skip

@@ -14,6 +14,7 @@ import numpy as np
 from assay._kernels.pieces import scan_sorted
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.equal_error_rate import EqualErrorRate
+from assay._kernels.scans.partial_roc_auc import PartialRocAuc
 from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
 from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
 from assay._kernels.scans.pr_auc_trapezoid import PrAucTrapezoid
@@ -54,8 +55,12 @@ ROC_AUC_MULTICLASS_HINT = (
 # the resampling procedures select a metric's scan with these). ---
 
 
-def roc_auc_options(max_fpr: float | None = None, **_: Any) -> RocAuc:
-    return RocAuc(1.0 if max_fpr is None else float(max_fpr))
+def roc_auc_options(max_fpr: float | None = None, **_: Any) -> RocAuc | PartialRocAuc:
+    # the partial area is a scan of its own type: the full area's kernels never compile
+    # the partial area's recording path (a streamed replicate of it records its groups)
+    if max_fpr is None or float(max_fpr) >= 1.0:
+        return RocAuc()
+    return PartialRocAuc(float(max_fpr))
 
 
 def average_precision_options(**_: Any) -> AveragePrecision:
@@ -72,7 +77,7 @@ def equal_error_rate_options(method: str = "interpolate", **_: Any) -> EqualErro
 
 def is_full_roc_auc(options: Any) -> bool:
     """Whether the scan options are the full ROC AUC (which has a closed-form jackknife)."""
-    return isinstance(options, RocAuc) and options.max_fpr >= 1.0
+    return isinstance(options, RocAuc)
 
 
 # --- Each ranking metric as a function of the sorted data (one weighted sweep). ---

@@ -168,9 +168,8 @@ class MetricDeclaration:
         assert self.scan_options is not None, f"{self.name} is not a ranking metric"
         scan_options = self.scan_options(**options)
         scan = SCANS[type(scan_options)]
-        totals = scan.needs_totals
         return ScanPasses(
-            totals=bool(totals(scan_options) if callable(totals) else totals),
+            totals=scan.needs_totals,
             below=scan.below is not None,
             backward=scan.backward,
             records=scan.records(scan_options),

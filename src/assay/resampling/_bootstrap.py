@@ -51,6 +51,7 @@ from assay.resampling._resampling import (
     resolve_metric_call,
     resolve_seed,
     run_in_chunks,
+    workers_for,
 )
 
 __all__ = ["bootstrap"]
@@ -86,7 +87,7 @@ def _ranking_distribution(
     n_resamples: int,
     progress: bool,
 ) -> np.ndarray:
-    workers = n_workers()
+    workers = workers_for(n_resamples * plan.n_atoms)  # small calls: the serial kernel
 
     def run(first: int, out: np.ndarray) -> None:
         draw = resample.Draw(scheme, np.uint64(seed), first)

@@ -53,6 +53,7 @@ from assay.resampling._resampling import (
     chunk_size,
     n_workers,
     run_in_chunks,
+    workers_for,
 )
 
 __all__ = ["PairedReplicates", "paired_distribution"]
@@ -102,7 +103,7 @@ def _permuted_pairs(
     """Paired permutation of ranking metrics: both models' mid-distribution codes sorted
     together once (2n entries, tie groups of equal codes, :func:`paired_rows_plan`); a
     replicate gives each entry to A' or B' by its row's swap bit."""
-    workers = n_workers()
+    workers = workers_for(n_resamples * 2 * plan.n_rows)  # small calls: the serial kernel
 
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
         draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
@@ -123,7 +124,7 @@ def _streamed_pairs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
     folding the same row counts in its own order."""
-    workers = n_workers()
+    workers = workers_for(n_resamples * 3 * plan.n_atoms)  # small calls: the serial kernel
     kernel = (
         streaming.paired_bootstrap_ranking
         if scan_records(options)

@@ -39,6 +39,7 @@ from assay.resampling._resampling import (
     resolve_metric_call,
     resolve_seed,
     run_in_chunks,
+    workers_for,
 )
 
 __all__ = ["permutation_test"]
@@ -59,7 +60,7 @@ def _ranking_null(
     group_end = np.append(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1, ordered.shape[0])
     positive_sorted = np.ascontiguousarray(positive[order])
     unit_sorted = np.empty(0) if weights is None else np.ascontiguousarray(weights[order])
-    workers = n_workers()
+    workers = workers_for(n_resamples * 2 * order.shape[0])  # small calls: the serial kernel
 
     rows = paired.SortedRows(
         group_end.astype(np.int64), positive_sorted, unit_sorted, weights is not None

@@ -2,7 +2,8 @@
 
 (Seeds are resolved by :func:`assay._validation.resolve_seed`, metrics by
 :func:`assay.metrics._registry.resolve_metric`, the thread count is
-:func:`assay._kernels._jit.n_workers`; they are re-exported here for the engine.)
+:func:`assay._kernels._jit.n_workers` (:func:`~assay._kernels._jit.workers_for` for a call
+of a given size); they are re-exported here for the engine.)
 * :func:`run_in_chunks` runs replicates in chunks so that a progress bar can follow and
   Ctrl-C stops between chunks.  The replicate index, not the chunk, keys the random
   streams, so results do not depend on the chunk size or the number of threads.
@@ -18,7 +19,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from assay._kernels._jit import n_workers
+from assay._kernels._jit import n_workers, workers_for
 from assay._validation import resolve_seed
 from assay.metrics._registry import metric_name, resolve_metric, resolve_metric_call
 
@@ -28,6 +29,7 @@ __all__ = [
     "resolve_metric",
     "resolve_metric_call",
     "resolve_seed",
+    "workers_for",
 ]
 
 # A chunk of replicates visits about this many atoms in all: a few tenths of a second.

@@ -76,16 +76,16 @@ class Scan(NamedTuple):
     fold: Callable[..., Any]
     combine: Callable[..., Any]
     finish: Callable[..., Any]
-    needs_totals: bool | Callable[..., bool] = False
-    """``fold`` reads the class totals: True, or a function of the options (a streamed
-    replicate, whose totals are known only at its end, then records its atoms first)."""
+    needs_totals: bool = False
+    """``fold`` reads the class totals (a streamed replicate, whose totals are known only
+    at its end, then records its atoms first).  A property of the options type, not of
+    its values, so that kernels choose the recording path when they compile."""
     below: BelowPass | None = None
     backward: bool = False
 
-    def records(self, options: Any) -> bool:
+    def records(self, options: Any = None) -> bool:
         """Whether a single streamed pass cannot fold this scan (totals, below, backward)."""
-        totals = self.needs_totals(options) if callable(self.needs_totals) else self.needs_totals
-        return bool(totals) or self.below is not None or self.backward
+        return self.needs_totals or self.below is not None or self.backward
 
 
 # Kernel-side functions carry no annotations: Numba compares the overload's parameters
@@ -220,11 +220,8 @@ def _below_combine(options, upper, lower):
 
 @overload(scan_records, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _scan_records(options):
-    scan = _scan_of(options)
-    if scan.below is not None or scan.backward or scan.needs_totals is True:
+    if _scan_of(options).records():
         return lambda options: True
-    if callable(scan.needs_totals):
-        return scan.needs_totals
     return lambda options: False
 
 

@@ -1,13 +1,12 @@
-"""ROC AUC and McClish's standardised partial AUC as a scan over tie groups.
+"""ROC AUC as a scan over tie groups (the partial area is :mod:`.partial_roc_auc`).
 
 Full area: ``sum_k N_k (2 TP_{k-1} + P_k) / (2 P N)``, the Mann-Whitney statistic with
 ties counted one half (Hanley & McNeil 1982).  Twice the area is a sum of integers for
 integer counts, at most ``2 P N``: kept in int64, or in float64 when ``2 P N < 2**53``
-(then no float64 operation rounds, the same bits for less work).  Partial area below
-``max_fpr`` (McClish 1989): the groups wholly at or below the limit add their trapezoids,
-the one group crossing it adds the part of its trapezoid left of the limit (linear inside
-the group), and the area is standardised as
-``0.5 (1 + (A - max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2))``.
+(then no float64 operation rounds, the same bits for less work).  The full area folds in
+one pass; the partial area reads the class totals, so a streamed replicate records its
+tie groups first: it is a scan of its own options type, so that the full area's kernels
+never compile that recording path.
 """
 
 from __future__ import annotations
@@ -21,37 +20,35 @@ from assay._kernels.scans import Scan
 
 
 class RocAuc(NamedTuple):
-    """Options of the ROC AUC scan."""
+    """Options of the full ROC AUC scan (none)."""
 
-    max_fpr: float = 1.0
-    """The partial area below this false positive rate (standardised) when < 1."""
+    unused: float = 0.0
 
 
 def start(options, context, below):
-    # twice the area: in integers (exact counts), in floats, and the crossing group's part
-    return (np.int64(0), 0.0, 0.0)
+    # twice the area: in integers (exact counts) and in floats
+    return (np.int64(0), 0.0)
 
 
-def fold(options, context, state, tp, fp, p, q):
+@jit_inline
+def add_area(context, exact_area, area, tp, p, q):
+    """Twice the area of a tie group added to the integer or the float sum."""
     # no early exit when q == 0 (its term is an exact zero): a branch taken at random
     # per tie group would cost the streamed bootstrap more than the multiply it saves
-    exact_area, area, crossing = state
-    if options.max_fpr < 1.0:
-        limit = options.max_fpr * context.total_negative
-        if fp + q > limit:
-            if limit > fp:  # then q > 0
-                dx = limit - fp
-                crossing += dx * (2.0 * tp + p * dx / q)
-            return (exact_area, area, crossing)
     if context.exact and not context.small:
         exact_area += np.int64(q) * np.int64(2.0 * tp + p)
     else:
         area += q * (2.0 * tp + p)
-    return (exact_area, area, crossing)
+    return exact_area, area
+
+
+def fold(options, context, state, tp, fp, p, q):
+    exact_area, area = state
+    return add_area(context, exact_area, area, tp, p, q)
 
 
 def combine(options, upper, lower):
-    return (upper[0] + lower[0], upper[1] + lower[1], upper[2] + lower[2])
+    return (upper[0] + lower[0], upper[1] + lower[1])
 
 
 def finish(options, context, state):
@@ -59,14 +56,9 @@ def finish(options, context, state):
     total_negative = context.total_negative
     if total_positive == 0.0 or total_negative == 0.0:
         return np.nan
-    exact_area, area, crossing = state
-    twice_area = (float(exact_area) + area) + crossing  # one of the two is 0
-    value = twice_area / (2.0 * total_positive * total_negative)
-    max_fpr = options.max_fpr
-    if max_fpr >= 1.0:
-        return value
-    min_area = 0.5 * max_fpr * max_fpr
-    return 0.5 * (1.0 + (value - min_area) / (max_fpr - min_area))
+    exact_area, area = state
+    twice_area = float(exact_area) + area  # one of the two is 0
+    return twice_area / (2.0 * total_positive * total_negative)
 
 
 @jit_inline
@@ -84,8 +76,4 @@ def group_placements(total_positive, total_negative, tp, fp, p, q):
     )
 
 
-def needs_totals(options):
-    return options.max_fpr < 1.0  # the partial area stops at max_fpr * N
-
-
-SCAN = Scan(RocAuc, start, fold, combine, finish, needs_totals=needs_totals)
+SCAN = Scan(RocAuc, start, fold, combine, finish)

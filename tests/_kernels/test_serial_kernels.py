@@ -1,0 +1,192 @@
+"""A small resampling call runs a serial kernel: the values of the parallel kernel, bit for
+bit, without compiling or starting the parallel machinery.
+
+A ``prange`` kernel costs far more to compile than the same loop serial, and its first call
+in a process starts Numba's threads; below :data:`assay._kernels._jit.PARALLEL_MIN_WORK`
+the streamed bootstrap and the paired bootstrap of ranking metrics run their serial kernel.
+Both kernels compute replicate ``r`` by the same function from the stream keyed by
+``r``, so the serial values must equal the parallel ones on any number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import assay
+from assay._kernels import _jit, paired, resample, streaming
+from assay._kernels.scans.average_precision import AveragePrecision
+from assay._kernels.scans.partial_roc_auc import PartialRocAuc
+from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
+from assay._kernels.scans.roc_auc import RocAuc
+from assay.datasets import binormal_scores
+from assay.resampling import _plans
+from tests._kernels._isolated import last_json_line, run_python
+
+# 6000 rows: one full block of 4096 atoms and a partial one; 13 replicates leave the
+# threads unequal shares (and the lanes a last batch of five)
+N_ROWS = 6000
+N_REPLICATES = 13
+THREAD_COUNTS = (2, 3)
+
+
+def _scores(tied: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    y, strong = binormal_scores(N_ROWS, auc=0.8, rng=11)
+    weak = strong + np.random.default_rng(12).normal(scale=0.5, size=N_ROWS)
+    if tied:  # tie cells of several rows
+        strong, weak = np.round(strong, 1), np.round(weak, 1)
+    return y, strong, weak
+
+
+def _bits(values: np.ndarray) -> list[str]:
+    return [float(value).hex() for value in values]  # NaN compares equal as text
+
+
+@pytest.mark.parametrize(
+    ("options", "scheme", "tied", "clustered"),
+    [
+        (RocAuc(), resample.MULTINOMIAL, False, False),
+        (RocAuc(), resample.STRATIFIED, True, False),
+        (RocAuc(), resample.POISSON, True, False),
+        (RocAuc(), resample.MULTINOMIAL, False, True),
+        (PartialRocAuc(0.3), resample.MULTINOMIAL, True, False),  # records its groups
+        (PrAucInterpolated(), resample.MULTINOMIAL, False, False),  # below pass, backward
+    ],
+)
+def test_the_serial_bootstrap_kernel_gives_the_parallel_values(options, scheme, tied, clustered):
+    y, scores, _ = _scores(tied)
+    groups = np.random.default_rng(13).integers(0, 300, N_ROWS) if clustered else None
+    plan = _plans.stream_plan(
+        y, scores, pos_label=None, sample_weight=None,
+        clusters=_plans.cluster_codes(groups, N_ROWS), keyed=scheme == resample.POISSON,
+    )  # fmt: skip
+    draw = resample.Draw(scheme, np.uint64(2024), 5)
+    serial = np.empty(N_REPLICATES)
+    streaming.bootstrap_ranking(plan.atoms, plan.clusters, options, draw, serial, 1)
+    assert np.count_nonzero(np.isfinite(serial)) == N_REPLICATES
+    for workers in THREAD_COUNTS:
+        parallel = np.empty(N_REPLICATES)
+        streaming.bootstrap_ranking(plan.atoms, plan.clusters, options, draw, parallel, workers)
+        assert _bits(parallel) == _bits(serial), workers
+    # and each is the replicate traced alone
+    value, _ = streaming.traced_replicate(plan.atoms, plan.clusters, options, draw)
+    assert float(value).hex() == float(serial[0]).hex()
+
+
+@pytest.mark.parametrize(
+    ("options", "scheme"),
+    [
+        (RocAuc(), resample.MULTINOMIAL),
+        (AveragePrecision(), resample.POISSON),
+        (PartialRocAuc(0.3), resample.MULTINOMIAL),  # one by one: it records its groups
+    ],
+)
+def test_the_serial_paired_kernels_give_the_parallel_values(options, scheme):
+    y, a, b = _scores(tied=True)
+    plan = _plans.paired_stream_plan(
+        y, a, b, pos_label=None, sample_weight=None, clusters=None,
+        keyed=scheme == resample.POISSON,
+    )  # fmt: skip
+    draw = resample.Draw(scheme, np.uint64(2025), 2)
+    arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, draw)
+    kernels = [streaming.paired_bootstrap_ranking]
+    if not isinstance(options, PartialRocAuc):
+        kernels.append(paired.paired_bootstrap_lanes)
+    expected = None
+    for kernel in kernels:
+        for workers in (1, *THREAD_COUNTS):
+            out_a, out_b = np.empty(N_REPLICATES), np.empty(N_REPLICATES)
+            kernel(*arguments, out_a, out_b, workers)
+            found = (_bits(out_a), _bits(out_b))
+            expected = expected or found
+            assert found == expected, (kernel.__name__, workers)
+
+
+def _resampling_calls(y, scores, other) -> dict[str, np.ndarray]:
+    """The replicates of the four ranking paths with a serial and a parallel kernel."""
+    keywords = {"n_resamples": 20, "rng": 3}
+    return {
+        "bootstrap": assay.bootstrap(
+            assay.roc_auc_score, y, scores, **keywords
+        ).bootstrap_distribution,
+        "compare": assay.compare(
+            assay.roc_auc_score, y, scores, other, **keywords
+        ).resampled_differences,
+        "compare permutation": assay.compare(
+            assay.roc_auc_score, y, scores, other, method="permutation", **keywords
+        ).resampled_differences,
+        "permutation": assay.permutation_test(
+            assay.roc_auc_score, y, scores, **keywords
+        ).null_distribution,
+    }
+
+
+PARALLEL_KERNELS = [
+    (streaming, "_bootstrap_ranking_parallel"),
+    (paired, "_paired_bootstrap_lanes_parallel"),
+    (paired, "_compare_ranking_permutation_parallel"),
+    (paired, "_permute_ranking_labels_parallel"),
+]
+
+
+def test_a_small_call_runs_the_serial_kernel_and_a_large_one_the_parallel_kernel(monkeypatch):
+    y, scores, other = _scores(tied=False)
+    calls = []
+
+    def spy(kernel):
+        def run(*arguments):
+            calls.append(kernel.__name__)
+            return kernel(*arguments)
+
+        return run
+
+    for module, name in PARALLEL_KERNELS:
+        monkeypatch.setattr(module, name, spy(getattr(module, name)))
+    assert N_ROWS * 20 * 3 < _jit.PARALLEL_MIN_WORK  # the largest work of the four calls
+    expected = _resampling_calls(y, scores, other)
+    assert calls == []  # the serial kernels
+    monkeypatch.setattr(_jit, "PARALLEL_MIN_WORK", 1)
+    monkeypatch.setattr(_jit, "n_workers", lambda: 2)
+    found = _resampling_calls(y, scores, other)
+    assert set(calls) == {name for _, name in PARALLEL_KERNELS}
+    for name, values in expected.items():
+        assert _bits(found[name]) == _bits(values), name
+
+
+def test_small_resampling_calls_start_no_threads_in_a_new_process():
+    # the threading layer is chosen and its threads started by the first parallel call
+    process = run_python(
+        """
+        import json
+        import numba
+        import assay
+        from assay._kernels import paired, streaming
+        from assay.datasets import binormal_scores
+
+        y, s = binormal_scores(1000, rng=0)
+        assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=200, rng=0)
+        other = s[::-1].copy()
+        assay.compare(assay.roc_auc_score, y, s, other, n_resamples=200, rng=0)
+        assay.compare(
+            assay.roc_auc_score, y, s, other, method="permutation", n_resamples=200, rng=0
+        )
+        assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=200, rng=0)
+        try:
+            layer = numba.threading_layer()
+        except ValueError:  # "Threading layer is not initialized."
+            layer = None
+        compiled = {
+            kernel.__name__: len(kernel.__wrapped__.signatures)
+            for kernel in (
+                streaming._bootstrap_ranking_parallel,
+                paired._paired_bootstrap_lanes_parallel,
+                paired._compare_ranking_permutation_parallel,
+                paired._permute_ranking_labels_parallel,
+            )
+        }
+        print(json.dumps({"layer": layer, "compiled": compiled}))
+        """
+    )
+    found = last_json_line(process)
+    assert found["layer"] is None
+    assert set(found["compiled"].values()) == {0}
