@@ -25,13 +25,13 @@ from assay.reports._progress import Steps, Warnings
 from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
 from assay.reports._resampling import Arguments, check_resampling, is_dask_frame
 from assay.reports._result import (
-    DataSummary,
     MetricRow,
     ModelReport,
     PairReport,
     Report,
     Settings,
     TestRow,
+    data_summary,
 )
 
 # How many of the first rows with a missing value an error message lists.
@@ -359,21 +359,10 @@ def report(
     else:
         positive_weight = float(sample_weight[y_true == 1].sum())
         total_weight = float(sample_weight.sum())
-    majority = 1 if positive_weight >= total_weight - positive_weight else 0
-    summary = DataSummary(
-        source=source,
-        target=target,
-        n_rows=n_rows,
-        n_dropped=n_dropped,
-        labels=tuple(labels),
-        pos_label=positive,
-        positive_weight=positive_weight,
-        total_weight=total_weight,
-        prevalence=positive_weight / total_weight if total_weight > 0 else math.nan,
-        majority_label=positive if majority == 1 else next(x for x in labels if x != positive),
-        weight=weight,
-        group=group,
-    )
+    majority, summary = data_summary(
+        source, target, n_rows, n_dropped, labels, positive, (positive_weight, total_weight),
+        weight=weight, group=group,
+    )  # fmt: skip
     settings = Settings(threshold, cost_matrix, n_resamples, confidence_level, seed, resampling)
     common = {"sample_weight": sample_weight}
     resampled = {

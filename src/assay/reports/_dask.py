@@ -18,7 +18,6 @@ as in the one-machine Poisson report).
 
 from __future__ import annotations
 
-import math
 from itertools import combinations
 from typing import Any
 
@@ -48,13 +47,13 @@ from assay.reports._progress import Steps, Warnings
 from assay.reports._resampling import Arguments, refuse_weight_on_dask
 from assay.reports._result import (
     BaselineTest,
-    DataSummary,
     MetricRow,
     ModelReport,
     PairReport,
     Report,
     Settings,
     TestRow,
+    data_summary,
 )
 
 __all__ = ["dask_report"]
@@ -236,21 +235,10 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
 
     n_rows, n_positive = int(found["n_rows"]), int(found["n_positive"])
     positive_weight, total_weight = float(n_positive), float(n_rows)
-    majority = 1 if positive_weight >= total_weight - positive_weight else 0
-    summary = DataSummary(
-        source=source,
-        target=a.target,
-        n_rows=n_rows,
-        n_dropped=n_dropped,
-        labels=tuple(labels),
-        pos_label=positive,
-        positive_weight=positive_weight,
-        total_weight=total_weight,
-        prevalence=positive_weight / total_weight if total_weight > 0 else math.nan,
-        majority_label=positive if majority == 1 else next(x for x in labels if x != positive),
-        weight=None,
-        group=None,
-    )
+    majority, summary = data_summary(
+        source, a.target, n_rows, n_dropped, labels, positive, (positive_weight, total_weight),
+        weight=None, group=None,
+    )  # fmt: skip
     settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
     cells: dict[str, Any] = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
              "progress": a.progress}  # fmt: skip

@@ -271,6 +271,39 @@ class DataSummary:
         }
 
 
+def data_summary(
+    source: str,
+    target: str,
+    n_rows: int,
+    n_dropped: int,
+    labels: Any,
+    positive: Any,
+    weights: tuple[float, float],
+    *,
+    weight: str | None,
+    group: str | None,
+) -> tuple[int, DataSummary]:
+    """The majority class (1: the positive one; a tie goes to it) and the data's summary,
+    from the positives' and all rows' ``weights``."""
+    positive_weight, total_weight = weights
+    majority = 1 if positive_weight >= total_weight - positive_weight else 0
+    summary = DataSummary(
+        source=source,
+        target=target,
+        n_rows=n_rows,
+        n_dropped=n_dropped,
+        labels=tuple(labels),
+        pos_label=positive,
+        positive_weight=positive_weight,
+        total_weight=total_weight,
+        prevalence=positive_weight / total_weight if total_weight > 0 else math.nan,
+        majority_label=positive if majority == 1 else next(x for x in labels if x != positive),
+        weight=weight,
+        group=group,
+    )
+    return majority, summary
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the report was computed: enough to compute every number again."""
