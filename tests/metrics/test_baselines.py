@@ -19,6 +19,7 @@ from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
 from assay.metrics._baselines import LINEAR_IN_ROWS, _enumerated_expectation
 from assay.metrics._registry import METRICS
 from assay.protocols import LeaveOneOut, cross_validate
+from tests.strategies import paired_labels
 
 # The enumeration and the reference sum the same terms in a different order (the
 # reference in exact fractions of each float metric value): they agree to rounding.
@@ -295,6 +296,31 @@ def test_other_metrics_use_the_paired_bootstrap():
         "accuracy_score", y_true, y_pred, sample_weight=np.ones(120), n_resamples=200, rng=2
     )
     assert isinstance(weighted, ComparisonResult)
+
+
+_OPPOSITE = {"two-sided": "two-sided", "greater": "less", "less": "greater"}
+
+
+@given(paired_labels(max_n=60), st.sampled_from(["two-sided", "greater", "less"]))
+def test_mcnemar_against_the_baseline_matches_the_reference(data, alternative):
+    # The baseline, found here independently: the most frequent class, the smallest
+    # among equally frequent ones; McNemar's exact test of the model against it.
+    y_true, y_pred, _ = data
+    classes, counts = np.unique(y_true, return_counts=True)
+    baseline = np.full(y_true.shape[0], classes[np.flatnonzero(counts == counts.max())[0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # no discordant rows
+        accuracy = assay.compare_to_baseline(
+            "accuracy_score", y_true, y_pred, alternative=alternative
+        )
+        error = assay.compare_to_baseline("error_rate", y_true, y_pred, alternative=alternative)
+    expected = reference.mcnemar(y_true, y_pred, baseline, alternative=alternative)
+    assert accuracy.statistic == expected["statistic"]
+    assert accuracy.pvalue == pytest.approx(expected["pvalue"], rel=EXPECTATION_RTOL)
+    assert accuracy.estimate == pytest.approx(expected["estimate"], rel=EXPECTATION_RTOL)
+    # a lower error rate is a higher accuracy: the error rate's side is the opposite one
+    opposite = reference.mcnemar(y_true, y_pred, baseline, alternative=_OPPOSITE[alternative])
+    assert error.pvalue == pytest.approx(opposite["pvalue"], rel=EXPECTATION_RTOL)
 
 
 def test_the_paired_bootstrap_takes_the_resampling_scheme():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -460,6 +461,34 @@ def test_nested_cross_validation_matches_scikit_learn(data):
     assert result.mean == pytest.approx(summary["mean"], abs=SCORE_TOLERANCE)
     low, high = result.corrected_interval.confidence_interval
     assert (low, high) == pytest.approx(summary["corrected_interval"], abs=1e-10)
+
+
+@pytest.mark.filterwarnings("ignore::assay.DegenerateDataWarning")  # equal inner fold scores
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(12, 40),
+    cuts=st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0]), min_size=1, max_size=5),
+)
+def test_nested_choice_of_fixed_rules_matches_a_direct_count(seed, n, cuts):
+    # Rules that ignore their training data: every inner and outer score is a count of
+    # rows on the right side of a cut, done here with fractions on the same folds.
+    generator = np.random.default_rng(seed)
+    X = generator.normal(size=(n, 1))
+    y = generator.integers(0, 2, n)
+    outer, inner = KFold(3), KFold(2)
+    result = nested_cross_validate(Cut, cuts, X, y, cv=outer, inner_cv=inner)
+
+    def accuracy(cut, rows):
+        right = np.count_nonzero((X[rows, 0] > cut).astype(int) == y[rows])
+        return Fraction(int(right), len(rows))
+
+    for fold, (train, test) in enumerate(outer.split(X)):
+        inner_means = [
+            sum(accuracy(cut, train[rows]) for _, rows in inner.split(train)) / 2 for cut in cuts
+        ]
+        chosen = cuts.index(result.chosen[fold]["cut"])
+        assert float(inner_means[chosen]) == pytest.approx(float(max(inner_means)), abs=1e-12)
+        assert result.scores[fold] == pytest.approx(float(accuracy(cuts[chosen], test)), abs=1e-15)
 
 
 def test_nested_cross_validation_is_reproducible_with_stratified_outer_folds():
