@@ -12,6 +12,7 @@ from statsmodels.stats.multitest import multipletests
 
 import assay
 from assay.reports import SCHEMA, Report
+from assay.reports._build import DELONG_GROUPS_NOTE
 
 SEED = 20261126
 N_ROWS = 300
@@ -175,6 +176,26 @@ def test_weights_and_groups_reach_every_function(data) -> None:
     pair = result.pairs[0]
     assert [row.key for row in pair.rows] == ["delong", "roc_auc_bootstrap", "f1_bootstrap"]
     assert "McNemar" in pair.notes[0]
+
+
+def test_groups_leave_mcnemar_out_and_say_that_delong_ignores_them(data) -> None:
+    # McNemar's and DeLong's tests treat rows as independent; grouped rows are not
+    result = assay.report(
+        data, target="y", scores=["a", "b"], group="g", n_resamples=N_RESAMPLES, rng=SEED
+    )
+    pair = result.pairs[0]
+    assert [row.key for row in pair.rows] == ["delong", "roc_auc_bootstrap", "f1_bootstrap"]
+    assert pair.notes == (
+        "McNemar's test is left out: it treats the rows as independent, and this report "
+        "has groups.",
+    )
+    assert DELONG_GROUPS_NOTE in result.notes
+    assert "read the bootstrap rows" in result.to_text()
+    ungrouped = assay.report(
+        data, target="y", scores=["a", "b"], n_resamples=N_RESAMPLES, rng=SEED
+    )
+    assert "mcnemar" in [row.key for row in ungrouped.pairs[0].rows]
+    assert DELONG_GROUPS_NOTE not in ungrouped.notes
 
 
 def test_rng_none_records_a_seed_that_reproduces(data) -> None:

@@ -34,6 +34,11 @@ from assay.reports._result import (
     data_summary,
 )
 
+DELONG_GROUPS_NOTE = (
+    "DeLong's interval and test treat the rows as independent, which grouped rows are not: "
+    "with groups, read the bootstrap rows, which resample whole groups."
+)
+
 # How many of the first rows with a missing value an error message lists.
 _SHOWN_ROWS = 5
 
@@ -415,7 +420,7 @@ def report(
         curved, notes = with_curves(tuple(models), y_true, y_scores, summary, settings)
     caught.emit()
     if group is not None:
-        notes = (*notes, GROUPS_NOTE)
+        notes = (*notes, DELONG_GROUPS_NOTE, GROUPS_NOTE)
     return Report(summary, settings, curved, pairs, notes)
 
 
@@ -551,6 +556,7 @@ def _pairs(
     import assay
 
     weighted = common["sample_weight"] is not None
+    grouped = resampled["groups"] is not None
     tested: list[list[TestRow]] = []
     for a, b in combinations(names, 2):
         delong = assay.delong_test(
@@ -559,7 +565,7 @@ def _pairs(
         rows = [
             paired_test_row("delong", "ROC AUC difference, DeLong's test", delong, delong.method)
         ]
-        if not weighted:
+        if not (weighted or grouped):
             test = assay.mcnemar(y_true, y_preds[a], y_preds[b])
             rows.append(
                 paired_test_row(
@@ -580,4 +586,7 @@ def _pairs(
     notes: tuple[str, ...] = ()
     if weighted:
         notes = ("McNemar's test is left out: it needs unweighted counts.",)
+    elif grouped:
+        notes = ("McNemar's test is left out: it treats the rows as independent, and this "
+                 "report has groups.",)  # fmt: skip
     return holm_pairs(names, tested, notes)
