@@ -22,6 +22,7 @@ from assay._kernels.atoms import tie_groups
 from assay._kernels.scans import SCANS
 from assay._kernels.scans._exact import EXACT_ZERO, exact_add, exact_merge, exact_value
 from assay._kernels.scans.pr_auc_eleven_point import PrAucElevenPoint
+from assay._scaling import power_of_two_scale
 from assay.metrics._registry import METRICS, variants_of
 from tests.strategies import binary_ranking_data
 
@@ -79,7 +80,13 @@ def test_pieces_equal_one_piece_and_reference(options, reference_function, kwarg
     y_true, y_score, sample_weight = data
     if isinstance(options, PrAucElevenPoint) and not integer_counts(sample_weight):
         assume(float_recall_is_faithful(y_true, sample_weight))
-    _, positive, negative = atoms_of(y_true, y_score, sample_weight)
+    # the scans take fractional weights as the metrics give them: scaled by a power of two
+    # that puts the largest in [0.5, 1) (exact), so products of class totals cannot
+    # underflow; integer counts are taken as they are
+    scaled = sample_weight
+    if not integer_counts(sample_weight):
+        scaled = sample_weight * power_of_two_scale(float(sample_weight.max()))
+    _, positive, negative = atoms_of(y_true, y_score, scaled)
     m = positive.shape[0]
     rng = np.random.default_rng(cut_seed)
     n_pieces = int(rng.integers(1, min(50, m) + 1)) if m else 1

@@ -56,6 +56,11 @@ y_score = rng.random({n}) + 0.4 * y_true
 
 import numba
 import assay
+import assay._kernels._jit as _jit
+
+# every call takes the parallel kernels, which start the threading layer (a call this
+# small would otherwise run the serial kernel and start no thread)
+_jit.PARALLEL_MIN_WORK = 0
 
 
 def replicates(seed):

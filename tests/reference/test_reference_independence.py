@@ -179,6 +179,13 @@ def test_every_public_name_is_exported() -> None:
         "posterior_fdr_threshold",
         "optimal_threshold",
         "baseline_score",
+        # probabilistic predictions
+        "log_loss",
+        "brier_score_loss",
+        "brier_decomposition",
+        "calibration_curve",
+        "expected_calibration_error",
+        "maximum_calibration_error",
     }
     assert set(assay.reference.__all__) == expected
     for name in expected:

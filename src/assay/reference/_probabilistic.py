@@ -62,7 +62,13 @@ def log_loss(
     sample_weight: Any = None,
     labels: Any = None,
 ) -> float:
-    """``-sum_i w_i log(clip(p_i,y_i, eps, 1 - eps)) [/ sum_i w_i]``."""
+    """The log loss, row by row.
+
+    Notes
+    -----
+    ``-sum_i w_i log(clip(p_i,y_i, eps, 1 - eps)) [/ sum_i w_i]``: each row's logarithm
+    by ``math.log`` of its clipped probability, the weighted sum and mean exact.
+    """
     columns, rows = _rows(y_true, y_proba, labels)
     weights = _weights(sample_weight, len(rows))
     losses = [
@@ -95,7 +101,13 @@ def brier_score_loss(
     labels: Any = None,
     scale_by_half: Any = "auto",
 ) -> float:
-    """``sum_i w_i sum_c (o_ic - p_ic)^2 / sum_i w_i``, halved for two classes ('auto')."""
+    """The Brier score, row by row.
+
+    Notes
+    -----
+    ``sum_i w_i sum_c (o_ic - p_ic)^2 / sum_i w_i``, halved for two classes ('auto'), in
+    exact fractions, rounded once.
+    """
     array = np.asarray(y_proba, dtype=float)
     if array.ndim == 1:
         outcomes = _positive(y_true, pos_label)
@@ -188,7 +200,13 @@ def calibration_curve(
     strategy: str = "uniform",
     sample_weight: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(observed frequency, mean forecast) of each non-empty bin."""
+    """The calibration curve, bin by bin.
+
+    Notes
+    -----
+    (observed frequency, mean forecast) of each non-empty bin, as exact weighted means of
+    the bin's rows (bins as the module says), rounded once.
+    """
     bins, _ = _bins(y_true, y_prob, sample_weight, pos_label, n_bins, strategy)
     summaries = [_bin_summary(b) for b in bins]
     return (
@@ -206,7 +224,12 @@ def expected_calibration_error(
     n_bins: int = 10,
     strategy: str = "uniform",
 ) -> float:
-    """``sum_b (n_b / n) |o_b - f_b|``."""
+    """The expected calibration error.
+
+    Notes
+    -----
+    ``sum_b (n_b / n) |o_b - f_b|`` over the non-empty bins, exact, rounded once.
+    """
     bins, _ = _bins(y_true, y_prob, sample_weight, pos_label, n_bins, strategy)
     summaries = [_bin_summary(b) for b in bins]
     total = sum(s[0] for s in summaries)
@@ -222,7 +245,12 @@ def maximum_calibration_error(
     n_bins: int = 10,
     strategy: str = "uniform",
 ) -> float:
-    """``max_b |o_b - f_b|``."""
+    """The maximum calibration error.
+
+    Notes
+    -----
+    ``max_b |o_b - f_b|`` over the non-empty bins, exact, rounded once.
+    """
     bins, _ = _bins(y_true, y_prob, sample_weight, pos_label, n_bins, strategy)
     return float(max(abs(s[2] - s[1]) for s in map(_bin_summary, bins)))
 
@@ -238,6 +266,8 @@ def brier_decomposition(
 ) -> dict[str, float]:
     """The Brier score and its five parts, each exact and rounded once.
 
+    Notes
+    -----
     ``BS = REL - RES + UNC + WBV - WBC`` (Murphy 1973; Stephenson, Coelho and Jolliffe
     2008) holds exactly between the fractions before rounding.
     """
