@@ -178,7 +178,7 @@ def test_sort_with_weights_is_a_stable_argsort(values: np.ndarray, seed: int) ->
 @settings(max_examples=6, deadline=None)  # each example sorts 2**17 scores
 @given(
     st.sampled_from([-1, 0, 1]).flatmap(
-        lambda offset: large_clustered_scores(sorting._MSD_THRESHOLD + offset)
+        lambda offset: large_clustered_scores(sorting.MSD_THRESHOLD + offset)
     ),
     st.integers(0, 2**32 - 1),
 )

@@ -24,7 +24,17 @@ import pytest
 from numba.core import ir, types
 
 import assay.reference
-from assay._kernels import _rng, atoms, draws, pieces, ranking, resample, streaming
+from assay._kernels import (
+    _rng,
+    atoms,
+    delong,
+    draws,
+    pieces,
+    ranking,
+    resample,
+    sorting,
+    streaming,
+)
 from assay._kernels.labels import first_distinct
 from assay._kernels.scans.partial_roc_auc import PartialRocAuc
 from assay._kernels.scans.roc_auc import RocAuc
@@ -201,8 +211,8 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     replicate = _fresh(streaming._replicate)
     trace = np.zeros(n, dtype=np.int64)
     value, _ = replicate(
-        row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), RocAuc(),
-        resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
+        row_atoms, streaming.no_clusters(), RocAuc(), resample.MULTINOMIAL,
+        streaming._Classes(*streaming._class_counts(row_atoms)),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0), streaming._sums(0),
         trace,
     )  # fmt: skip
@@ -215,6 +225,11 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     assert not _inlined(draws._stratified_block, replicate)
     assert not _inlined(draws._poisson_block, replicate)
     assert not _inlined(draws._poisson_counts, replicate)
+    # without clusters it compiles no multinomial draw over the clusters
+    assert resample._rows_multinomial.py_func not in _called(replicate)
+    # its small helpers are its own code, not functions compiled on their own
+    assert _inlined(streaming._small, replicate)
+    assert _inlined(streaming._start, replicate)
     # the full area folds in one pass: no recording of the tie groups, no one-piece scan
     assert _inlined(streaming._fold_groups, replicate)
     assert not _inlined(streaming._record_groups, replicate)
@@ -242,3 +257,109 @@ def test_only_a_recording_scan_compiles_the_recording_path() -> None:
     assert _inlined(streaming._record_groups, replicate)
     assert not _inlined(streaming._fold_groups, replicate)
     assert pieces.scan.py_func in _called(replicate)
+
+
+# -- the bucket passes of the radix sort compile only for inputs that take them ---------
+
+
+def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> None:
+    """Rows whose scores share the packed prefix are ordered by the LSD sort alone: the
+    walk compiles neither the bucket passes nor the size dispatch around them."""
+    positive = _Y.astype(bool)
+    # one distinct score needs more bits than a packed word's prefix holds (inexact
+    # words), and four scores differ only below the prefix (a run to order)
+    scores = np.concatenate([_SCORES[:8], 0.5 + np.arange(4) * 2.0**-52])
+    scores[0] = -1e300
+    m = int(positive.sum())
+    words, class_keys, index_bits, exact = delong.packed_words(scores, positive, m)
+    assert not exact
+    words.sort()
+    v10, v01 = np.empty(m), np.empty(positive.shape[0] - m)
+    totals = np.array([float(m), float(positive.shape[0] - m)])
+    walk = _fresh(delong.placements_from_words)
+    auc = walk(words, class_keys, exact, index_bits, np.empty(0), False, totals, v10, v01)
+    assert auc == assay.reference.roc_auc_score(_Y, scores)  # exact: integer counts
+    called = _called(walk)
+    assert sorting.lsd_sort_with_payload.py_func in called
+    assert not called & {
+        sorting.bucket_sort_with_payload.py_func,
+        sorting._sort_bucket_with_payload.py_func,
+    }
+
+
+@pytest.mark.parametrize("offset", [-1, 0])
+def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None:
+    """Below ``MSD_THRESHOLD`` keys a sort with a payload runs the LSD kernel and never
+    calls (so never compiles) the bucket kernel; from there it takes the bucket passes.
+    The choice is made in Python, so a spy on the module's kernels sees it."""
+    n = sorting.MSD_THRESHOLD + offset
+    values = np.random.default_rng(20261127).random(n)
+    calls: list[str] = []
+
+    def spy(name: str, module):
+        kernel = getattr(module, name)
+
+        def call(*arguments):
+            calls.append(name)
+            return kernel(*arguments)
+
+        monkeypatch.setattr(module, name, call)
+
+    spy("bucket_sort_with_payload", sorting)
+    spy("lsd_sort_with_payload", sorting)
+    spy("_sort_with_weights_buckets", ranking)
+    spy("_sort_with_weights_lsd", ranking)
+    expected = np.argsort(-values, kind="stable")
+    np.testing.assert_array_equal(sorting.descending_order(values), expected)
+    negated, weights = -values, np.arange(n, dtype=np.float64)
+    ranking.sort_with_weights(negated, weights)
+    np.testing.assert_array_equal(weights, expected)
+    np.testing.assert_array_equal(negated, -values[expected])
+    if offset < 0:
+        assert calls == ["lsd_sort_with_payload", "_sort_with_weights_lsd"]
+    else:
+        assert calls == ["bucket_sort_with_payload", "_sort_with_weights_buckets"]
+
+
+def test_the_replicates_of_one_thread_inline_their_buffers() -> None:
+    """The buffers and sums of a thread's replicates are made in its own code (no small
+    functions compiled on their own for them); each value is the AUC of its drawn rows."""
+    row_atoms, labels, scores = _atoms_of_their_own(cells=False)
+    clusters = streaming.Clusters(np.empty(0, np.int64), 0)
+    n_positive, n_negative, block_positives = streaming._class_counts(row_atoms)
+    draw = resample.Draw(resample.MULTINOMIAL, np.uint64(11), 0)
+    out = np.empty(3)
+    replicates = _fresh(streaming._ranking_replicates)
+    replicates(row_atoms, clusters, RocAuc(), draw, out, n_positive, n_negative,
+               block_positives, 0, np.int64(0), 1)  # fmt: skip
+    for r in range(out.shape[0]):
+        _, trace = streaming.traced_replicate(
+            row_atoms, clusters, RocAuc(), resample.Draw(draw.scheme, draw.seed, r)
+        )
+        assert out[r] == assay.reference.roc_auc_score(labels, scores, sample_weight=trace)
+    assert _inlined(streaming._buffers, replicates)
+    assert _inlined(streaming._sums, replicates)
+
+
+def test_only_a_replicate_with_clusters_compiles_their_draw() -> None:
+    """Whole clusters are drawn first, by a multinomial over the clusters: compiled for
+    :class:`~assay._kernels.streaming.Clusters`, not for ``NoClusters``."""
+    row_atoms, labels, scores = _atoms_of_their_own(cells=False)
+    n = labels.shape[0]
+    cluster_of_atom = np.arange(n, dtype=np.int64) % 4
+    clusters = streaming.Clusters(cluster_of_atom, 4)
+    replicate = _fresh(streaming._replicate)
+    trace = np.zeros(n, dtype=np.int64)
+    value, _ = replicate(
+        row_atoms, clusters, RocAuc(), resample.MULTINOMIAL,
+        streaming._Classes(*streaming._class_counts(row_atoms)),
+        _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(4), streaming._sums(0),
+        trace,
+    )  # fmt: skip
+    # every atom of a cluster is counted as often as its cluster was drawn: 4 draws
+    for cluster in range(4):
+        counts = trace[cluster_of_atom == cluster]
+        assert (counts == counts[0]).all()
+    assert trace[:4].sum() == 4
+    assert value == assay.reference.roc_auc_score(labels, scores, sample_weight=trace)
+    assert resample._rows_multinomial.py_func in _called(replicate)

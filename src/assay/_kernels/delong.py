@@ -38,7 +38,7 @@ from assay._kernels.atoms import next_tie_group
 from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
-from assay._kernels.sorting import descending_key, radix_sort_with_payload
+from assay._kernels.sorting import descending_key, lsd_sort_with_payload
 
 _WORD_BITS = 63  # packed words stay non-negative int64 (a row's word sorts as a number)
 
@@ -156,11 +156,15 @@ def _full_key(word, class_keys, m, class_bit, position_mask):
 
 @jit_inline
 def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask):
-    """Sort ``words[start:end]`` stably by their rows' full keys."""
+    """Sort ``words[start:end]`` stably by their rows' full keys.
+
+    By LSD passes at any length: such a run holds rows whose scores agree on every bit of
+    the prefix (all but the lowest few of their varying bits), short in any real data,
+    and the bucket passes of long inputs would be compiled into every DeLong kernel."""
     keys = np.empty(end - start, dtype=np.uint64)
     for r in range(start, end):
         keys[r - start] = _full_key(words[r], class_keys, m, class_bit, position_mask)
-    radix_sort_with_payload(keys, words[start:end])
+    lsd_sort_with_payload(keys, words[start:end])
 
 
 @jit_inline

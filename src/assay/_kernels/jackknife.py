@@ -87,6 +87,29 @@ def auc_jackknife(atoms):
     return values, counts
 
 
+@jit
+def _grouped_values(atoms, groups, options, out, m, worker, n_workers):
+    """Groups ``worker, worker + n_workers, ...`` of :func:`grouped_jackknife` (one
+    thread's share; its buffers and scan context are made here, in a serial kernel: a
+    named tuple made inside a ``prange`` loop cannot be compiled)."""
+    n = atoms.is_positive.shape[0]
+    n_groups = groups.n_clusters
+    counts = np.empty(n, dtype=np.int64)
+    sums = _sums(m)
+    for g in range(worker, n_groups, n_workers):
+        for k in range(n):
+            if atoms.cells:
+                size = np.int64(atoms.value[k])
+                removed = (g + 1) * size // n_groups - g * size // n_groups
+                counts[k] = size - removed
+            else:
+                counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
+        context, scan_state = _start(options, not atoms.weighted, np.bool_(False), sums)
+        scan_state = fold_counts(atoms, atoms.weighted, np.int64(0), counts, options,
+                                 context, scan_state, sums)  # fmt: skip
+        out[g] = finish_counts(options, context, scan_state, sums)
+
+
 @jit_parallel
 def grouped_jackknife(atoms, groups, options, out, n_workers):
     """Delete-a-group jackknife: ``out[g]`` is the metric without the rows of group ``g``.
@@ -95,21 +118,7 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
     row atom belongs to ``groups.cluster_of_atom[k]``; a tie cell of several rows gives an
     even share of its rows to every group.  For BCa where no closed form exists.
     """
-    n = atoms.is_positive.shape[0]
-    n_groups = groups.n_clusters
     m = count_groups(atoms.continues) if scan_records(options) else 0
+    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
     for worker in prange(n_workers):
-        counts = np.empty(n, dtype=np.int64)
-        sums = _sums(m)
-        for g in range(worker, n_groups, n_workers):
-            for k in range(n):
-                if atoms.cells:
-                    size = np.int64(atoms.value[k])
-                    removed = (g + 1) * size // n_groups - g * size // n_groups
-                    counts[k] = size - removed
-                else:
-                    counts[k] = 0 if groups.cluster_of_atom[k] == g else 1
-            context, scan_state = _start(options, not atoms.weighted, np.bool_(False), sums)
-            scan_state = fold_counts(atoms, atoms.weighted, np.int64(0), counts, options,
-                                     context, scan_state, sums)  # fmt: skip
-            out[g] = finish_counts(options, context, scan_state, sums)
+        _grouped_values(atoms, groups, options, out, m, np.int64(worker), n_workers)

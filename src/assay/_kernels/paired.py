@@ -34,7 +34,6 @@ from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.pieces import scan
-from assay._kernels.resample import _rows_multinomial
 from assay._kernels.streaming import (
     _buffers,
     _class_counts,
@@ -43,6 +42,7 @@ from assay._kernels.streaming import (
     _small,
     _start,
     _sums,
+    draw_clusters,
     finish_counts,
     fold_counts,
 )
@@ -272,8 +272,7 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
     small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
     context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
-    if clusters.n_clusters > 0:
-        state = _rows_multinomial(clusters.n_clusters, buffers.cluster_counts, state)
+    state = draw_clusters(clusters, buffers.cluster_counts, state)
     left = draws_left(classes)
     saturated = False
     for start in range(0, n, _BLOCK):

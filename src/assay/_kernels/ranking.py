@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from assay._kernels._jit import jit
+from assay._kernels._jit import jit, jit_inline
 from assay._kernels.atoms import count_tie_groups, next_tie_group
-from assay._kernels.sorting import descending_key, radix_sort_with_payload
+from assay._kernels.sorting import (
+    MSD_THRESHOLD,
+    bucket_sort_with_payload,
+    descending_key,
+    lsd_sort_with_payload,
+)
 
 _SIGN = np.uint64(0x8000000000000000)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -164,26 +169,56 @@ def group_score_bits(scores, bits, sign, positive, weights, use_weights, weight_
     return True, positive_scores, negative_scores, positive_weights, negative_weights
 
 
-@jit
-def sort_with_weights(negated_scores, weights):
-    """Sort ``negated_scores`` ascending in place, carrying ``weights`` along.
-
-    Radix sort of the order-preserving uint64 keys of the original scores (descending
-    original order is ascending negated order), made in place of the scores' bits (no
-    array of keys), then turned back into negated scores.
-    """
-    n = negated_scores.shape[0]
-    bits = negated_scores.view(np.uint64)
-    for i in range(n):
+@jit_inline
+def _negated_scores_to_keys(bits):
+    """The raw bits of negated scores, in place, become the order-preserving keys of the
+    original scores (descending original order is ascending negated order)."""
+    for i in range(bits.shape[0]):
         bits[i] = descending_key(bits[i] ^ _SIGN)  # the key of the original score
-    radix_sort_with_payload(bits, weights)
-    for i in range(n):
+
+
+@jit_inline
+def _keys_to_negated_scores(bits):
+    """Inverse of :func:`_negated_scores_to_keys` (-0.0 comes back as +0.0)."""
+    for i in range(bits.shape[0]):
         ascending = bits[i] ^ _ALL
         if ascending & _SIGN:
             original = ascending ^ _SIGN
         else:
             original = ascending ^ _ALL
         bits[i] = original ^ _SIGN  # negate
+
+
+@jit
+def _sort_with_weights_lsd(negated_scores, weights):
+    bits = negated_scores.view(np.uint64)
+    _negated_scores_to_keys(bits)
+    lsd_sort_with_payload(bits, weights)
+    _keys_to_negated_scores(bits)
+
+
+@jit
+def _sort_with_weights_buckets(negated_scores, weights):
+    bits = negated_scores.view(np.uint64)
+    _negated_scores_to_keys(bits)
+    bucket_sort_with_payload(bits, weights)
+    _keys_to_negated_scores(bits)
+
+
+def sort_with_weights(negated_scores: np.ndarray, weights: np.ndarray) -> None:
+    """Sort ``negated_scores`` ascending in place, carrying ``weights`` along.
+
+    Radix sort of the order-preserving uint64 keys of the original scores (descending
+    original order is ascending negated order), made in place of the scores' bits (no
+    array of keys), then turned back into negated scores.  The sort of a large input
+    takes the bucket passes, of a small one LSD passes only, chosen here by the size
+    (:func:`assay._kernels.sorting.radix_sort_with_payload`), so that a small call
+    compiles only the LSD kernel; both give the same result.
+    """
+    if negated_scores.shape[0] < MSD_THRESHOLD:
+        _sort_with_weights_lsd(negated_scores, weights)
+    else:
+        _sort_with_weights_buckets(negated_scores, weights)
 
 
 DROP_NONE = 0

@@ -20,6 +20,9 @@ into buckets, and each bucket, which fits in cache, is split by a second digit o
 own top varying bits wide enough to leave about two keys per sub-bucket, straight into
 its final place, where the sub-buckets are finished by insertion.  Main memory is then
 read and written twice, and the work in cache is one scatter instead of four or five.
+That path is a kernel of its own (:func:`bucket_sort_with_payload`), chosen in Python by
+the size of the input (:func:`radix_sort_with_payload`), so a small call does not compile
+it; kernels that sort inside call the LSD sort (:func:`lsd_sort_with_payload`).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ _SIGN = np.uint64(0x8000000000000000)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _MAX_DIGIT_BITS = 12
 _INSERTION_SORT_MAX = 32  # segments this short are sorted by insertion
-_MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
+MSD_THRESHOLD = 1 << 17  # below this size one cache-resident LSD sort is best
 _MSD_BITS = 11
 _BUCKET_MAX_BITS = 14  # widest digit of the second most-significant-digit pass
 
@@ -204,14 +207,14 @@ def radix_sort(keys: np.ndarray) -> np.ndarray:
     """Sort uint64 or uint32 ``keys`` ascending in place; returns ``keys``.
 
     As :func:`radix_sort_with_payload`, without a payload: inputs of at least
-    ``_MSD_THRESHOLD`` keys take one most-significant-digit pass, then LSD passes per
+    ``MSD_THRESHOLD`` keys take one most-significant-digit pass, then LSD passes per
     bucket; shorter ones LSD passes only.
     """
     n = keys.shape[0]
     if n < 2:
         return keys
     scratch = np.empty_like(keys)
-    if n < _MSD_THRESHOLD:
+    if n < MSD_THRESHOLD:
         _lsd(keys, scratch, np.int64(0), n)
         return keys
     shift, top_bits = _top_digit(_varying_bits(keys))
@@ -353,27 +356,35 @@ def _sort_bucket_with_payload(
 
 
 @jit
-def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
-    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable).
-
-    Large inputs take one most-significant-digit pass first (on the top
-    ``_MSD_BITS`` varying bits), which scatters the keys into buckets across main
-    memory; each bucket, small enough to stay in cache, is then sorted back into place
-    by :func:`_sort_bucket_with_payload` (a second digit, then insertion sorts), so the
-    whole sort touches main memory twice.  Short inputs are sorted by LSD passes.
-    """
+def lsd_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
+    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable), by LSD
+    passes alone: the sort of :func:`radix_sort_with_payload` below ``MSD_THRESHOLD``
+    keys, and of any size inside kernels (it compiles no bucket path)."""
     n = keys.shape[0]
     if n < 2:
         return
     scratch_keys = np.empty(n, dtype=np.uint64)
     scratch_payload = np.empty_like(payload)
-    if n < _MSD_THRESHOLD:
-        # np.int64: a literal 0 would compile a second specialisation of the LSD sort
-        _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
+    # np.int64: a literal 0 would compile a second specialisation of the LSD sort
+    _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
+
+
+@jit
+def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
+    """:func:`radix_sort_with_payload` of a large input: one most-significant-digit pass
+    (on the top ``_MSD_BITS`` varying bits) scatters the keys into buckets across main
+    memory; each bucket, small enough to stay in cache, is then sorted back into place by
+    :func:`_sort_bucket_with_payload` (a second digit, then insertion sorts), so the
+    whole sort touches main memory twice.  Any size gives the same result as
+    :func:`lsd_sort_with_payload` (both are stable sorts of the same keys)."""
+    n = keys.shape[0]
+    if n < 2:
         return
     shift, top_bits = _top_digit(_varying_bits(keys))
     if top_bits == 0:
         return
+    scratch_keys = np.empty(n, dtype=np.uint64)
+    scratch_payload = np.empty_like(payload)
     n_buckets = 1 << top_bits
     mask = np.uint64(n_buckets - 1)
     starts = np.zeros(n_buckets + 1, dtype=np.int64)
@@ -411,6 +422,22 @@ def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
         )
 
 
+def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
+    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable).
+
+    Inputs of at least ``MSD_THRESHOLD`` keys take the bucket passes
+    (:func:`bucket_sort_with_payload`: a most-significant-digit pass first, then each
+    bucket in cache); shorter ones LSD passes only (:func:`lsd_sort_with_payload`).  The
+    choice is made here, in Python, so that a small call compiles only the LSD kernel:
+    the bucket path is compiled the first time an input is large enough to use it.  Both
+    give the same result.  (Kernels call :func:`lsd_sort_with_payload` directly.)
+    """
+    if keys.shape[0] < MSD_THRESHOLD:
+        lsd_sort_with_payload(keys, payload)
+    else:
+        bucket_sort_with_payload(keys, payload)
+
+
 @jit_inline
 def descending_keys(scores: np.ndarray) -> np.ndarray:
     """The uint64 keys of ``scores`` (unsorted)."""
@@ -421,11 +448,10 @@ def descending_keys(scores: np.ndarray) -> np.ndarray:
     return keys
 
 
-@jit
 def descending_order(scores: np.ndarray) -> np.ndarray:
     """Stable permutation putting ``scores`` in descending order (int64 indices)."""
     keys = descending_keys(scores)
-    order = np.arange(scores.shape[0])
+    order = np.arange(scores.shape[0], dtype=np.int64)
     radix_sort_with_payload(keys, order)
     return order
 
@@ -470,7 +496,7 @@ def sort_float_bits(bits, sign):
         varying |= key ^ first
     scratch = np.empty_like(bits)
     shift, top_bits = _top_digit(varying)
-    if n < _MSD_THRESHOLD or top_bits == 0:
+    if n < MSD_THRESHOLD or top_bits == 0:
         _lsd(bits, scratch, np.int64(0), n)
         for i in range(n):
             bits[i] = _float_bits(np.uint64(bits[i]), negative_zero, all_ones)

@@ -88,6 +88,44 @@ class Clusters(NamedTuple):
     n_clusters: int
 
 
+class NoClusters(NamedTuple):
+    """Atoms drawn one by one: :class:`Clusters` with ``n_clusters == 0``, as a type of
+    its own, so that a replicate compiled for it compiles no multinomial draw over the
+    clusters (:func:`draw_clusters`).  Made by :func:`no_clusters`."""
+
+    cluster_of_atom: np.ndarray
+    n_clusters: int
+
+
+def no_clusters() -> NoClusters:
+    """The clusters of a resampling call without clusters (no atom is in one)."""
+    return NoClusters(np.empty(0, dtype=np.int64), 0)
+
+
+def draw_clusters(clusters, cluster_counts, state):
+    """The replicate's count of every cluster into ``cluster_counts`` (a multinomial over
+    the clusters, drawn as :func:`assay._kernels.resample.row_counts` draws it); nothing
+    without clusters.  Returns the stream state.  Inside kernels :class:`NoClusters`
+    compiles to nothing (:func:`_draw_clusters`)."""
+    if clusters.n_clusters > 0:
+        return _rows_multinomial(clusters.n_clusters, cluster_counts, state)
+    return state
+
+
+@overload(draw_clusters, jit_options=OVERLOAD_OPTIONS)
+def _draw_clusters(clusters, cluster_counts, state):
+    # a branch on ``n_clusters`` alone would compile the clusters' draw into every replicate
+    def none(clusters, cluster_counts, state):
+        return state
+
+    def drawn(clusters, cluster_counts, state):
+        if clusters.n_clusters > 0:
+            return _rows_multinomial(clusters.n_clusters, cluster_counts, state)
+        return state
+
+    return none if clusters.instance_class is NoClusters else drawn
+
+
 class _Sums(NamedTuple):
     """A replicate's running sums and, for a recording scan, its tie groups' weights."""
 
@@ -290,7 +328,7 @@ def _fold_counts(atoms, weights_from_value, start, counts, options, context, sta
     return recording if _records(options) else folding
 
 
-@jit
+@jit_inline
 def _small(scheme, clustered, n_rows):
     """Whether a replicate's class totals surely have ``2 P N < 2**53`` (see
     :class:`~assay._kernels.scans.Context`): a multinomial or stratified replicate of
@@ -300,7 +338,7 @@ def _small(scheme, clustered, n_rows):
     return scheme != POISSON and not clustered and small
 
 
-@jit
+@jit_inline
 def _start(options, exact, small, sums):
     """The empty replicate: zero running sums and the scan's start state."""
     sums.running[:] = 0.0
@@ -346,10 +384,9 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
     small = _small(scheme, clustered, classes.n_positive + classes.n_negative)
     context, scan_state = _start(options, not atoms.weighted, small, sums)
     replicate_state = state
-    if clustered:
-        # whole clusters: a multinomial over the clusters first, drawn exactly as the
-        # other resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
-        state = _rows_multinomial(clusters.n_clusters, buffers.cluster_counts, state)
+    # whole clusters: a multinomial over the clusters first, drawn exactly as the other
+    # resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
+    state = draw_clusters(clusters, buffers.cluster_counts, state)
     left = draws_left(classes)
     for start in range(0, n, _BLOCK):
         end = min(start + _BLOCK, n)
@@ -378,7 +415,7 @@ def _class_counts(atoms):
     return np.int64(n_positive), np.int64(n_negative), block_positive_counts(atoms.is_positive)
 
 
-@jit
+@jit_inline
 def _buffers(n_clusters):
     return _Buffers(
         np.empty(_BLOCK, dtype=np.int64),
@@ -388,7 +425,7 @@ def _buffers(n_clusters):
     )
 
 
-@jit
+@jit_inline
 def _sums(n_groups):
     return _Sums(
         np.empty(_N_SLOTS, dtype=np.float64),
@@ -430,7 +467,8 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     """Metric of replicates ``draw.first_replicate + r`` for ``r < len(out)``, into ``out``.
 
     ``atoms``: :class:`RowAtoms` (:func:`merge_atoms`); ``clusters``: :class:`Clusters`,
-    with ``n_clusters > 0`` replicates draw whole clusters; ``options``: the metric's
+    with ``n_clusters > 0`` replicates draw whole clusters (:class:`NoClusters`, from
+    :func:`no_clusters`, when there are none); ``options``: the metric's
     scan options (:mod:`assay._kernels.scans`); ``draw``:
     :class:`~assay._kernels.resample.Draw`, the scheme (MULTINOMIAL, STRATIFIED or
     POISSON), the uint64 seed and the first replicate.  Unweighted counts are summed

@@ -47,7 +47,7 @@ class StreamPlan(NamedTuple):
     """Sorted atoms in one merged order, for the streaming bootstrap of ranking metrics."""
 
     atoms: streaming.RowAtoms
-    clusters: streaming.Clusters
+    clusters: streaming.Clusters | streaming.NoClusters
 
     @property
     def n_atoms(self) -> int:
@@ -102,7 +102,7 @@ def stream_plan(
         atoms = streaming.RowAtoms(
             is_positive, continues, value, data.grouped, weights is not None, key, repeats
         )
-        return StreamPlan(atoms, streaming.Clusters(_EMPTY_INT, 0))
+        return StreamPlan(atoms, streaming.no_clusters())
     order = descending_order(scores)
     if weights is not None:
         order = order[weights[order] > 0]
@@ -120,7 +120,7 @@ def stream_plan(
         _EMPTY_BOOL,
     )
     if clusters is None:
-        return StreamPlan(atoms, streaming.Clusters(_EMPTY_INT, 0))
+        return StreamPlan(atoms, streaming.no_clusters())
     cluster_of_atom = np.ascontiguousarray(clusters[order])
     return StreamPlan(atoms, streaming.Clusters(cluster_of_atom, int(clusters.max()) + 1))
 
@@ -328,7 +328,7 @@ class PairedStreamPlan(NamedTuple):
     a: streaming.RowAtoms
     b: streaming.RowAtoms
     a_position_of_b: np.ndarray
-    clusters: streaming.Clusters
+    clusters: streaming.Clusters | streaming.NoClusters
 
     @property
     def n_atoms(self) -> int:
@@ -432,7 +432,9 @@ def paired_stream_plan(
             b_is_positive, b_continues, b_value, False, weighted, _EMPTY_KEY, _EMPTY_BOOL
         ),
         a_position_of_b,
-        streaming.Clusters(cluster_of_atom, n_clusters),
+        streaming.no_clusters()
+        if clusters is None
+        else streaming.Clusters(cluster_of_atom, n_clusters),
     )
 
 

@@ -1,0 +1,71 @@
+"""What a public call compiles in a fresh process with an empty kernel cache.
+
+Every function Numba compiles costs a fixed price of typing, lowering and optimising, so
+the first call of a public function with an empty cache (once per installation) is slow
+in proportion to their number (docs/performance.md).  These tests name what a small call
+must not compile: the bucket passes of the radix sort (chosen by the input's size, in
+Python, so only a large input compiles them), the small helpers of a streamed replicate
+(inlined into the kernels that call them) and, without clusters, the draw of clusters.
+They compare names, never times.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests._kernels._isolated import last_json_line, run_python
+
+pytestmark = pytest.mark.slow  # each compiles a public call's kernels from nothing
+
+_COMPILED_BY = """
+import json
+
+import numpy as np
+from numba.core import event
+
+import assay
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, happened):
+        pass
+
+    def on_end(self, happened):
+        dispatcher = (happened.data or {}).get("dispatcher")
+        compiled.append(getattr(getattr(dispatcher, "py_func", None), "__qualname__", "?"))
+
+
+generator = np.random.default_rng(20261127)
+y = (generator.random(300) < 0.3).astype(np.int64)
+s = generator.standard_normal(300) + y
+s2 = generator.standard_normal(300) + 0.5 * y
+event.register("numba:compile", Listener())
+CALL
+print(json.dumps(compiled))
+"""
+
+_BUCKET_PASSES = {"bucket_sort_with_payload", "_sort_bucket_with_payload"}
+# and, without clusters, the multinomial draw over the clusters
+_REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
+
+
+@pytest.mark.parametrize(
+    ("call", "not_compiled"),
+    [
+        ("assay.delong_test(y, s, s2)", _BUCKET_PASSES),
+        ("assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)", _REPLICATE_HELPERS),
+        (
+            "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
+            _BUCKET_PASSES | _REPLICATE_HELPERS | {"descending_order"},
+        ),
+    ],
+)
+def test_a_small_call_compiles_only_what_it_runs(call: str, not_compiled: set[str], tmp_path):
+    process = run_python(
+        _COMPILED_BY.replace("CALL", call), environment={"NUMBA_CACHE_DIR": str(tmp_path)}
+    )
+    compiled = last_json_line(process)
+    assert compiled  # the cache was empty: the call compiled its kernels
+    assert not set(compiled) & not_compiled
