@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._validation import check_option, check_zero_division
+from assay._validation import as_sample_weight, check_option, check_zero_division
 from assay.metrics._cell_metrics import (
     accuracy_from_confusion,
     error_rate_from_confusion,
@@ -21,6 +21,15 @@ from assay.metrics._cell_metrics import (
     recall_from_confusion,
 )
 from assay.metrics._confusion import AVERAGES, averaging_options, labelled_confusion
+from assay.metrics._multilabel import (
+    IndicatorCells,
+    any_multilabel,
+    indicator_cells,
+    row_mismatches,
+)
+
+# The averages of multilabel targets (scikit-learn's), 'samples' being theirs alone.
+MULTILABEL_AVERAGES: tuple[str | None, ...] = (None, "micro", "macro", "weighted", "samples")
 
 __all__ = [
     "accuracy_score",
@@ -42,8 +51,20 @@ def averaged_confusion(
     sample_weight: Any,
     zero_division: Any,
     averages: tuple[str | None, ...] = AVERAGES,
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """Check the options, count the matrix, and return it with the options of its metric."""
+) -> tuple[Any, dict[str, Any]]:
+    """Check the options, count the matrix, and return it with the options of its metric.
+
+    Multilabel indicators give :class:`~assay.metrics._multilabel.IndicatorCells` in
+    place of the matrix (cells per label, or per row for ``average='samples'``).
+    """
+    if any_multilabel(y_true, y_pred):
+        return _multilabel_cells(y_true, y_pred, labels, average, sample_weight, zero_division)
+    if average == "samples":
+        raise ValueError(
+            "`average`='samples' needs multilabel targets (2-D 0/1 indicators), but "
+            "`y_true` and `y_pred` are 1-D class labels; choose None, 'micro', 'macro' "
+            "or 'weighted' (or 'binary' for two classes), or use `accuracy_score`."
+        )
     check_option(average, "average", averages)
     zero_division = check_zero_division(zero_division)
     binary = average == "binary"
@@ -58,6 +79,28 @@ def averaged_confusion(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
     )
     return matrix, {**options, "zero_division": zero_division}
+
+
+def _multilabel_cells(
+    y_true: Any,
+    y_pred: Any,
+    labels: Any,
+    average: str | None,
+    sample_weight: Any,
+    zero_division: Any,
+) -> tuple[IndicatorCells, dict[str, Any]]:
+    if average == "binary":
+        raise ValueError(
+            "`average`='binary' (the class `pos_label`) needs binary targets, but "
+            "`y_true` and `y_pred` are multilabel indicators; choose `average` None, "
+            "'micro', 'macro', 'weighted' or 'samples' (`labels=[j]` selects column j)."
+        )
+    check_option(average, "average", MULTILABEL_AVERAGES)
+    zero_division = check_zero_division(zero_division)
+    cells = indicator_cells(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=average == "samples"
+    )
+    return cells, {"average": average, "classes": None, "zero_division": zero_division}
 
 
 def averaged_resolver(
@@ -102,6 +145,23 @@ def resolve_counts(
     return confusion.matrix, {"normalize": normalize}
 
 
+def subset_accuracy(
+    y_true: Any, y_pred: Any, *, normalize: bool, sample_weight: Any, errors: bool = False
+) -> float:
+    """Subset accuracy of multilabel targets: the (weighted) fraction or count of rows
+    whose predicted label set is exactly the true one; ``errors=True``: the other rows."""
+    mismatches, _ = row_mismatches(y_true, y_pred)
+    correct = mismatches == 0
+    weights = as_sample_weight(sample_weight, mismatches.shape[0])
+    if weights is None:
+        count, total = float(np.count_nonzero(correct)), float(correct.shape[0])
+    else:
+        count, total = float(np.sum(weights[correct])), float(np.sum(weights))
+    if normalize:
+        return 1.0 - count / total if errors else count / total
+    return total - count if errors else count
+
+
 def accuracy_score(
     y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
 ) -> float:
@@ -143,6 +203,10 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
     2.0
     """
+    if any_multilabel(y_true, y_pred):
+        return subset_accuracy(
+            y_true, y_pred, normalize=normalize, sample_weight=sample_weight, errors=False
+        )
     matrix, options = resolve_counts(
         y_true, y_pred, normalize=normalize, sample_weight=sample_weight
     )
@@ -191,6 +255,10 @@ def error_rate(
     >>> error_rate([1, 1, 0], [1, 0, 1], normalize=False, sample_weight=[1.0, 2.0, 0.5])
     2.5
     """
+    if any_multilabel(y_true, y_pred):
+        return subset_accuracy(
+            y_true, y_pred, normalize=normalize, sample_weight=sample_weight, errors=True
+        )
     matrix, options = resolve_counts(
         y_true, y_pred, normalize=normalize, sample_weight=sample_weight
     )

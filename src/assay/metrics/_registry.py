@@ -66,6 +66,7 @@ from assay.metrics import (
     _ranking,
     _rates,
     _regression,
+    _set_metrics,
 )
 from assay.metrics import _cell_metrics as cells
 from assay.metrics._confusion import AVERAGES
@@ -319,6 +320,32 @@ METRICS: dict[str, MetricDeclaration] = {
             (*_AVERAGED, "beta"),
             greater_is_better=True,
             averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _set_metrics.jaccard_score,
+            "Jaccard index",
+            cells.jaccard_from_confusion,
+            _AVERAGED,
+            greater_is_better=True,
+            averages=AVERAGES,
+        ),
+        _confusion_metric(
+            _set_metrics.hamming_loss,
+            "Hamming loss",
+            cells.error_rate_from_confusion,
+            (),
+            greater_is_better=False,
+            resolve=_set_metrics.resolve_hamming,
+        ),
+        _confusion_metric(
+            _set_metrics.zero_one_loss,
+            "0-1 loss",
+            cells.error_rate_from_confusion,
+            ("normalize",),
+            greater_is_better=False,
+            resolve=_classification.resolve_counts,
+            range_of_options=_count_range,
+            variants=_COUNT_VARIANTS,
         ),
         _confusion_metric(
             _rates.specificity_score,
