@@ -38,7 +38,7 @@ def _sparse_module() -> Any:
     return sys.modules.get("scipy.sparse")
 
 
-def _is_sparse(values: Any) -> bool:
+def is_sparse(values: Any) -> bool:
     sparse = _sparse_module()
     return sparse is not None and bool(sparse.issparse(values))
 
@@ -46,7 +46,7 @@ def _is_sparse(values: Any) -> bool:
 def is_multilabel(values: Any) -> bool:
     """Whether ``values`` is shaped like a multilabel indicator: a sparse matrix or a
     2-D array with more than one column (its values are checked by :func:`as_indicator`)."""
-    if _is_sparse(values):
+    if is_sparse(values):
         return len(values.shape) == 2 and values.shape[1] > 1
     shape = np.shape(values) if not isinstance(values, np.ndarray) else values.shape
     try:
@@ -61,7 +61,7 @@ def any_multilabel(y_true: Any, y_pred: Any) -> bool:
 
 
 def _describe(values: Any) -> str:
-    if _is_sparse(values):
+    if is_sparse(values):
         return f"a sparse {type(values).__name__} of shape {values.shape}"
     return f"an array of shape {np.shape(values)}"
 
@@ -99,7 +99,7 @@ def _check_values(values: np.ndarray, name: str) -> None:
 
 def as_indicator(values: Any, name: str) -> Any:
     """A dense boolean (n, L) array, or a canonical boolean CSR matrix for sparse input."""
-    if _is_sparse(values):
+    if is_sparse(values):
         matrix = _sparse_module().csr_matrix(values)
         matrix.sum_duplicates()
         _check_values(matrix.data, name)
@@ -129,24 +129,28 @@ class IndicatorPair(NamedTuple):
         return (int(self.y_true.shape[0]), int(self.y_true.shape[1]))
 
 
-def as_indicator_pair(y_true: Any, y_pred: Any) -> IndicatorPair:
-    """Validate two multilabel indicators of the same shape (either may be sparse)."""
-    for name, values, other in (("y_true", y_true, y_pred), ("y_pred", y_pred, y_true)):
+def as_indicator_pair(
+    y_true: Any, y_pred: Any, names: tuple[str, str] = ("y_true", "y_pred")
+) -> IndicatorPair:
+    """Validate two multilabel indicators of the same shape (either may be sparse);
+    ``names`` are the argument names used in messages."""
+    true_name, pred_name = names
+    for name, values, other in ((true_name, y_true, y_pred), (pred_name, y_pred, y_true)):
         if not is_multilabel(values):
-            other_name = "y_pred" if name == "y_true" else "y_true"
+            other_name = pred_name if name == true_name else true_name
             raise ValueError(
                 f"`{other_name}` is a multilabel indicator ({_describe(other)}) but "
                 f"`{name}` is not ({_describe(values)}); both must be multilabel "
                 "indicators of the same shape."
             )
-    truth = as_indicator(y_true, "y_true")
-    predicted = as_indicator(y_pred, "y_pred")
+    truth = as_indicator(y_true, true_name)
+    predicted = as_indicator(y_pred, pred_name)
     if truth.shape != predicted.shape:
         raise ValueError(
-            f"`y_true` and `y_pred` are multilabel indicators of different shapes: "
+            f"`{true_name}` and `{pred_name}` are multilabel indicators of different shapes: "
             f"{tuple(truth.shape)} and {tuple(predicted.shape)}."
         )
-    sparse = _is_sparse(truth) or _is_sparse(predicted)
+    sparse = is_sparse(truth) or is_sparse(predicted)
     if sparse:
         module = _sparse_module()
         truth, predicted = module.csr_matrix(truth), module.csr_matrix(predicted)
