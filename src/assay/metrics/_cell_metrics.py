@@ -152,6 +152,8 @@ def _cell_ratio(
     undefined = denominator == 0
     if zero_division == "warn" and np.any(undefined):
         _warn_zero_division(ratio.title, missing, undefined.shape[-1], stacklevel + 1, unit)
+    if average == "samples":  # a zero-weight row has no say, even where it is defined
+        values = np.where(support > 0, values, np.nan)
     return average_values(values, "weighted" if average == "samples" else average, support)
 
 

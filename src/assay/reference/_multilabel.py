@@ -4,7 +4,8 @@ A multilabel target is an (n_samples, n_labels) 0/1 indicator (a nested list, an
 or anything with ``toarray()``, such as a scipy.sparse matrix).  Label ``j`` is a binary
 problem of its own: its cells TP, FP, FN, TN count the samples by ``(T_ij, P_ij)``.
 ``average='samples'`` computes the metric of each sample's cells over the labels instead,
-and takes the mean over the samples weighted by ``sample_weight`` (NaN samples left out).
+and takes the mean over the samples weighted by ``sample_weight`` (NaN samples and
+zero-weight samples left out).
 Weights are exact integer numerators (:mod:`._exact`).
 """
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from ._cells import CellMetric, ClassCells, combine, one_vs_rest_cells, selected_cells
 from ._exact import (
+    NAN,
     exact_weights,
     mean_ignoring_nan,
     ratio,
@@ -126,9 +128,10 @@ def multilabel_rate(
         truth, predicted = _pair(y_true, y_pred)
         weights, _ = exact_weights(sample_weight, len(truth))
         columns = _columns(labels, len(truth[0]))
+        # a zero-weight sample has no say, even where its value is defined
         values = [
-            metric(_row_cells(t, p, columns), undefined)
-            for t, p in zip(truth, predicted, strict=True)
+            metric(_row_cells(t, p, columns), undefined) if w > 0 else NAN
+            for t, p, w in zip(truth, predicted, weights, strict=True)
         ]
         return to_float(mean_ignoring_nan(values, weights))
     if average not in (None, "micro", "macro", "weighted"):
