@@ -141,9 +141,7 @@ def test_ratios_match_sklearn(name, case, average, zero_division, sparse_true):
     y_true, y_pred, weight, labels = case
     truth = sp.csr_matrix(y_true) if sparse_true else y_true
     kwargs = dict(labels=labels, average=average, zero_division=zero_division)
-    ours, ours_warned = record(
-        getattr(assay, name), truth, y_pred, sample_weight=weight, **kwargs
-    )
+    ours, ours_warned = record(getattr(assay, name), truth, y_pred, sample_weight=weight, **kwargs)
     theirs, theirs_warned = record(
         getattr(skm, name), truth, y_pred, sample_weight=weight, **kwargs
     )
@@ -260,9 +258,7 @@ def test_explicit_zeros_and_duplicates_of_a_sparse_indicator():
     dense = matrix.toarray()
     assert dense.tolist() == [[0, 1, 0], [0, 0, 1]]
     expected = assay.multilabel_confusion_matrix(dense, dense[::-1])
-    np.testing.assert_array_equal(
-        assay.multilabel_confusion_matrix(matrix, dense[::-1]), expected
-    )
+    np.testing.assert_array_equal(assay.multilabel_confusion_matrix(matrix, dense[::-1]), expected)
 
 
 def test_a_large_sparse_indicator_is_not_densified():
@@ -303,7 +299,9 @@ def test_values_other_than_zero_and_one_are_refused():
     sparse = sp.csr_matrix(np.array([[0, 3], [1, 0]]))
     with pytest.raises(ValueError, match=r"`y_true` is 2-D.*\(e.g. 3\)"):
         assay.multilabel_confusion_matrix(sparse, np.eye(2))
-    with pytest.raises(ValueError, match=r"`y_true` is 2-D.*dtype <U1; its values must be 0 and 1"):
+    with pytest.raises(
+        ValueError, match=r"`y_true` is 2-D.*dtype <U1; its values must be 0 and 1"
+    ):
         assay.jaccard_score(np.array([["a", "b"], ["b", "a"]]), np.eye(2), average="macro")
 
 

@@ -169,9 +169,11 @@ def accuracy_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values: then a row is correct only if its whole
+        label set is (the subset accuracy).
+    y_pred : array-like or sparse matrix, of the same kind and shape
         Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of correct rows instead of the fraction.
@@ -220,9 +222,10 @@ def error_rate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels.
-    y_pred : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels, or a multilabel indicator of 0/1 values (then a row is wrong
+        when any of its labels is: the subset 0-1 loss, :func:`assay.zero_one_loss`).
+    y_pred : array-like or sparse matrix, of the same kind and shape
         Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of misclassified rows.
@@ -279,10 +282,12 @@ def precision_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -290,11 +295,14 @@ def precision_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -361,10 +369,12 @@ def recall_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -372,11 +382,14 @@ def recall_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -443,10 +456,12 @@ def f1_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -454,11 +469,14 @@ def f1_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -529,10 +547,12 @@ def fbeta_score(
     ----------
     beta : float
         Non-negative weight of recall; 0 gives the precision, ``inf`` the recall.
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -540,11 +560,14 @@ def fbeta_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
