@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._validation import as_sample_weight, check_option, check_zero_division
+from assay._validation import check_option, check_zero_division
 from assay.metrics._cell_metrics import (
     accuracy_from_confusion,
     error_rate_from_confusion,
@@ -21,15 +21,7 @@ from assay.metrics._cell_metrics import (
     recall_from_confusion,
 )
 from assay.metrics._confusion import AVERAGES, averaging_options, labelled_confusion
-from assay.metrics._multilabel import (
-    IndicatorCells,
-    any_multilabel,
-    indicator_cells,
-    row_mismatches,
-)
-
-# The averages of multilabel targets (scikit-learn's), 'samples' being theirs alone.
-MULTILABEL_AVERAGES: tuple[str | None, ...] = (None, "micro", "macro", "weighted", "samples")
+from assay.metrics._multilabel import any_multilabel, multilabel_cells, subset_accuracy
 
 __all__ = [
     "accuracy_score",
@@ -58,7 +50,7 @@ def averaged_confusion(
     place of the matrix (cells per label, or per row for ``average='samples'``).
     """
     if any_multilabel(y_true, y_pred):
-        return _multilabel_cells(y_true, y_pred, labels, average, sample_weight, zero_division)
+        return multilabel_cells(y_true, y_pred, labels, average, sample_weight, zero_division)
     if average == "samples":
         raise ValueError(
             "`average`='samples' needs multilabel targets (2-D 0/1 indicators), but "
@@ -79,28 +71,6 @@ def averaged_confusion(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
     )
     return matrix, {**options, "zero_division": zero_division}
-
-
-def _multilabel_cells(
-    y_true: Any,
-    y_pred: Any,
-    labels: Any,
-    average: str | None,
-    sample_weight: Any,
-    zero_division: Any,
-) -> tuple[IndicatorCells, dict[str, Any]]:
-    if average == "binary":
-        raise ValueError(
-            "`average`='binary' (the class `pos_label`) needs binary targets, but "
-            "`y_true` and `y_pred` are multilabel indicators; choose `average` None, "
-            "'micro', 'macro', 'weighted' or 'samples' (`labels=[j]` selects column j)."
-        )
-    check_option(average, "average", MULTILABEL_AVERAGES)
-    zero_division = check_zero_division(zero_division)
-    cells = indicator_cells(
-        y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=average == "samples"
-    )
-    return cells, {"average": average, "classes": None, "zero_division": zero_division}
 
 
 def averaged_resolver(
@@ -143,23 +113,6 @@ def resolve_counts(
     """The matrix and options of :func:`accuracy_score` and :func:`error_rate`."""
     confusion = labelled_confusion(y_true, y_pred, sample_weight=sample_weight)
     return confusion.matrix, {"normalize": normalize}
-
-
-def subset_accuracy(
-    y_true: Any, y_pred: Any, *, normalize: bool, sample_weight: Any, errors: bool = False
-) -> float:
-    """Subset accuracy of multilabel targets: the (weighted) fraction or count of rows
-    whose predicted label set is exactly the true one; ``errors=True``: the other rows."""
-    mismatches, _ = row_mismatches(y_true, y_pred)
-    correct = mismatches == 0
-    weights = as_sample_weight(sample_weight, mismatches.shape[0])
-    if weights is None:
-        count, total = float(np.count_nonzero(correct)), float(correct.shape[0])
-    else:
-        count, total = float(np.sum(weights[correct])), float(np.sum(weights))
-    if normalize:
-        return 1.0 - count / total if errors else count / total
-    return total - count if errors else count
 
 
 def accuracy_score(

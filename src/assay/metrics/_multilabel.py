@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from assay._validation import as_sample_weight, format_values
+from assay._validation import as_sample_weight, check_option, check_zero_division, format_values
 
 if TYPE_CHECKING:
     from assay.metrics._confusion import Cells
@@ -277,3 +277,47 @@ def row_mismatches(y_true: Any, y_pred: Any) -> tuple[np.ndarray, int]:
         differ = pair.y_true != pair.y_pred
         return _row_sums(differ.tocsr(), True), pair.shape[1]
     return _row_sums(pair.y_true != pair.y_pred, False), pair.shape[1]
+
+
+# The averages of multilabel targets (scikit-learn's), 'samples' being theirs alone.
+MULTILABEL_AVERAGES: tuple[str | None, ...] = (None, "micro", "macro", "weighted", "samples")
+
+
+def multilabel_cells(
+    y_true: Any,
+    y_pred: Any,
+    labels: Any,
+    average: str | None,
+    sample_weight: Any,
+    zero_division: Any,
+) -> tuple[IndicatorCells, dict[str, Any]]:
+    """The cells and options of an averaged metric of multilabel targets."""
+    if average == "binary":
+        raise ValueError(
+            "`average`='binary' (the class `pos_label`) needs binary targets, but "
+            "`y_true` and `y_pred` are multilabel indicators; choose `average` None, "
+            "'micro', 'macro', 'weighted' or 'samples' (`labels=[j]` selects column j)."
+        )
+    check_option(average, "average", MULTILABEL_AVERAGES)
+    zero_division = check_zero_division(zero_division)
+    cells = indicator_cells(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=average == "samples"
+    )
+    return cells, {"average": average, "classes": None, "zero_division": zero_division}
+
+
+def subset_accuracy(
+    y_true: Any, y_pred: Any, *, normalize: bool, sample_weight: Any, errors: bool = False
+) -> float:
+    """Subset accuracy of multilabel targets: the (weighted) fraction or count of rows
+    whose predicted label set is exactly the true one; ``errors=True``: the other rows."""
+    mismatches, _ = row_mismatches(y_true, y_pred)
+    correct = mismatches == 0
+    weights = as_sample_weight(sample_weight, mismatches.shape[0])
+    if weights is None:
+        count, total = float(np.count_nonzero(correct)), float(correct.shape[0])
+    else:
+        count, total = float(np.sum(weights[correct])), float(np.sum(weights))
+    if normalize:
+        return 1.0 - count / total if errors else count / total
+    return total - count if errors else count

@@ -14,9 +14,14 @@ import numpy as np
 
 from assay._validation import as_sample_weight, check_option
 from assay.metrics._cell_metrics import error_rate_from_confusion, jaccard_from_confusion
-from assay.metrics._classification import averaged_confusion, resolve_counts, subset_accuracy
+from assay.metrics._classification import averaged_confusion, resolve_counts
 from assay.metrics._confusion import labelled_confusion
-from assay.metrics._multilabel import any_multilabel, indicator_cells, row_mismatches
+from assay.metrics._multilabel import (
+    any_multilabel,
+    indicator_cells,
+    row_mismatches,
+    subset_accuracy,
+)
 
 __all__ = ["hamming_loss", "jaccard_score", "multilabel_confusion_matrix", "zero_one_loss"]
 

@@ -221,13 +221,12 @@ def multilabel_confusion_matrix(
     if is_indicator(y_true) or is_indicator(y_pred):
         if samplewise:
             truth, predicted = _pair(y_true, y_pred)
-            weights = [1] * len(truth) if sample_weight is None else values_of(sample_weight)
+            weights, denominator = exact_weights(sample_weight, len(truth))
             columns = _columns(labels, len(truth[0]))
-            cells = []
-            for t, p, w in zip(truth, predicted, weights, strict=True):
-                row = _row_cells(t, p, columns)
-                cells.append(ClassCells(*(Fraction(w) * cell for cell in row)))
-            denominator = 1
+            cells = [
+                ClassCells(*(w * cell for cell in _row_cells(t, p, columns)))
+                for t, p, w in zip(truth, predicted, weights, strict=True)
+            ]
         else:
             cells, denominator = label_cells(y_true, y_pred, labels, sample_weight)
     else:

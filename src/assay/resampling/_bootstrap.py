@@ -36,15 +36,12 @@ from assay.resampling._intervals import bootstrap_summary
 from assay.resampling._plans import (
     RowsPlan,
     StreamPlan,
-    as_rows,
     call_metric,
     cluster_codes,
-    count_rows,
     replicate_options,
     rows_plan,
     scalar,
     stream_plan,
-    whole_rows,
 )
 from assay.resampling._resampling import (
     accepts_sample_weight,
@@ -56,6 +53,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, count_rows, whole_rows
 
 __all__ = ["bootstrap"]
 

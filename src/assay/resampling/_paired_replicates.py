@@ -39,18 +39,14 @@ from assay.resampling._plans import (
     JointCells,
     PairedRowsPlan,
     PairedStreamPlan,
-    as_rows,
     call_metric,
     cluster_codes,
-    count_rows,
     joint_cells,
     paired_rows_plan,
     paired_stream_plan,
     replicate_options,
     rows_plan,
     scalar,
-    swap_rows,
-    whole_rows,
 )
 from assay.resampling._resampling import (
     accepts_sample_weight,
@@ -59,6 +55,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, count_rows, swap_rows, whole_rows
 
 __all__ = ["PairedReplicates", "paired_distribution"]
 

@@ -31,11 +31,9 @@ from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._plans import (
     _unit_matrices,
-    as_rows,
     call_metric,
     replicate_options,
     scalar,
-    whole_rows,
 )
 from assay.resampling._pvalues import permutation_pvalue
 from assay.resampling._replicates import drop_undefined
@@ -48,6 +46,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, whole_rows
 
 __all__ = ["permutation_test"]
 

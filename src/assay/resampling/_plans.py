@@ -12,7 +12,6 @@ from __future__ import annotations
 import inspect
 import math
 import os
-import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -33,7 +32,7 @@ from assay._validation import (
     format_values,
 )
 from assay.exceptions import DegenerateDataWarning
-from assay.metrics._multilabel import any_multilabel, as_indicator_pair, is_sparse
+from assay.metrics._multilabel import any_multilabel, as_indicator_pair
 from assay.metrics._registry import MetricDeclaration
 from assay.metrics._sorted import sort_scores
 
@@ -145,36 +144,6 @@ def cluster_codes(groups: Any, n: int) -> np.ndarray | None:
             stacklevel=user_stacklevel(),
         )
     return codes
-
-
-def as_rows(values: Any) -> Any:
-    """``values`` as an array whose rows a replicate takes: a numpy array, or a
-    scipy.sparse matrix in CSR form (a sparse indicator is never densified)."""
-    if is_sparse(values):
-        return sys.modules["scipy.sparse"].csr_matrix(values)
-    return np.asarray(values)
-
-
-def count_rows(values: Any) -> int:
-    """Number of rows (samples) of targets or predictions, sparse ones included."""
-    return int(values.shape[0]) if is_sparse(values) else len(values)
-
-
-def swap_rows(first: Any, second: Any, swap: np.ndarray) -> Any:
-    """Rows of ``second`` where ``swap`` is True, of ``first`` elsewhere (dense arrays of
-    any number of axes, or sparse matrices, which stay sparse)."""
-    if is_sparse(first) or is_sparse(second):
-        sparse = sys.modules["scipy.sparse"]
-        chosen = sparse.diags(swap.astype(np.int8))
-        kept = sparse.diags((~swap).astype(np.int8))
-        return sparse.csr_matrix(kept @ first + chosen @ second)
-    return np.where(swap.reshape((-1,) + (1,) * (np.ndim(first) - 1)), second, first)
-
-
-def whole_rows(y_true: Any, y_pred: Any) -> bool:
-    """Whether the targets are 2-D indicators (multilabel): a replicate then draws
-    whole rows on the generic path, never confusion cells."""
-    return any_multilabel(y_true, y_pred)
 
 
 def check_predicted_labels(
@@ -305,7 +274,7 @@ def rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) 
         return RowsPlan(None, np.array([n], dtype=np.int64), clusters, int(clusters.max()) + 1, n)
     if not stratify:
         return RowsPlan(None, np.array([n], dtype=np.int64), _EMPTY_INT, 0, n)
-    if whole_rows(y_true, y_true):
+    if any_multilabel(y_true, y_true):
         raise ValueError(
             "`stratify`=True needs 1-D class labels in `y_true`; it is a multilabel "
             "indicator (2-D): resample whole rows without strata, or pass `groups`."
