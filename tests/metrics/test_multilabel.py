@@ -221,9 +221,16 @@ def test_samples_average_by_hand():
 def test_samples_warning_names_the_samples():
     y_true = np.array([[0, 0], [1, 0]])
     y_pred = np.array([[0, 0], [1, 0]])
-    with pytest.warns(UndefinedMetricWarning, match="in samples with no predicted labels"):
+    with pytest.warns(
+        UndefinedMetricWarning, match="in samples with no predicted labels"
+    ) as caught:
         value = assay.precision_score(y_true, y_pred, average="samples")
     assert value == 0.5  # the empty row counts 0.0 ('warn'), the other 1.0
+    assert caught[0].filename == __file__  # at the user's line
+    with pytest.warns(
+        UndefinedMetricWarning, match="Jaccard is ill-defined .* in labels with no tr"
+    ):
+        assay.jaccard_score(y_true, y_pred, average="macro")
 
 
 def test_zero_weight_samples_have_no_say():
@@ -373,3 +380,20 @@ def test_metrics_without_a_multilabel_form_refuse_it(name, args):
 def test_cohen_kappa_refuses_multilabel_raters():
     with pytest.raises(ValueError, match=r"`cohen_kappa_score` does not support.*`y2` is a"):
         assay.cohen_kappa_score([0, 1, 2], np.eye(3))
+
+
+@given(case=labelled_case(), zero_division=st.sampled_from([0.0, 1.0, np.nan]))
+def test_classification_report_matches_sklearn(case, zero_division):
+    y_true, y_pred, weight, labels = case
+    options = dict(labels=labels, sample_weight=weight, zero_division=zero_division)
+    ours = assay.classification_report(y_true, y_pred, output_dict=True, **options)
+    theirs = skm.classification_report(y_true, y_pred, output_dict=True, **options)
+    assert list(ours) == list(theirs)  # one row per label, then micro/macro/weighted/samples
+    for row, values in theirs.items():
+        for header, value in values.items():
+            assert_close(ours[row][header], value)
+    if weight is None:  # the text layout too (weighted supports are floats in scikit-learn)
+        text = dict(labels=labels, zero_division=zero_division)
+        assert assay.classification_report(y_true, y_pred, **text) == (
+            skm.classification_report(y_true, y_pred, **text)
+        )
