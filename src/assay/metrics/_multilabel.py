@@ -274,8 +274,9 @@ def row_mismatches(y_true: Any, y_pred: Any) -> tuple[np.ndarray, int]:
     """Number of differing labels of every row, and the number of labels."""
     pair = as_indicator_pair(y_true, y_pred)
     if pair.sparse:
-        differ = pair.y_true != pair.y_pred
-        return _row_sums(differ.tocsr(), True), pair.shape[1]
+        differ = (pair.y_true != pair.y_pred).tocsr()
+        differ.eliminate_zeros()
+        return _row_sums(differ, True), pair.shape[1]
     return _row_sums(pair.y_true != pair.y_pred, False), pair.shape[1]
 
 
