@@ -135,16 +135,21 @@ def as_indicator_pair(
     """Validate two multilabel indicators of the same shape (either may be sparse);
     ``names`` are the argument names used in messages."""
     true_name, pred_name = names
-    for name, values, other in ((true_name, y_true, y_pred), (pred_name, y_pred, y_true)):
-        if not is_multilabel(values):
+    # the values first: a 2-D array of scores beside 1-D labels is named as such
+    truth = as_indicator(y_true, true_name) if is_multilabel(y_true) else None
+    predicted = as_indicator(y_pred, pred_name) if is_multilabel(y_pred) else None
+    for name, found, values, other in (
+        (true_name, truth, y_true, y_pred),
+        (pred_name, predicted, y_pred, y_true),
+    ):
+        if found is None:
             other_name = pred_name if name == true_name else true_name
             raise ValueError(
                 f"`{other_name}` is a multilabel indicator ({_describe(other)}) but "
                 f"`{name}` is not ({_describe(values)}); both must be multilabel "
                 "indicators of the same shape."
             )
-    truth = as_indicator(y_true, true_name)
-    predicted = as_indicator(y_pred, pred_name)
+    assert truth is not None and predicted is not None
     if truth.shape != predicted.shape:
         raise ValueError(
             f"`{true_name}` and `{pred_name}` are multilabel indicators of different shapes: "
@@ -294,6 +299,7 @@ def multilabel_cells(
 ) -> tuple[IndicatorCells, dict[str, Any]]:
     """The cells and options of an averaged metric of multilabel targets."""
     if average == "binary":
+        as_indicator_pair(y_true, y_pred)  # the targets' own errors come first
         raise ValueError(
             "`average`='binary' (the class `pos_label`) needs binary targets, but "
             "`y_true` and `y_pred` are multilabel indicators; choose `average` None, "
