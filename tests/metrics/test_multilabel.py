@@ -337,7 +337,8 @@ def test_binary_average_and_pos_label_with_multilabel_targets():
         assay.f1_score(np.eye(3), np.eye(3))
     with pytest.raises(ValueError, match=r"`average`='binary'.*`labels=\[j\]` selects column j"):
         assay.jaccard_score(np.eye(3), np.eye(3), pos_label=0)
-    with pytest.raises(ValueError, match=r"`average` must be one of None, 'micro', 'macro'"):
+    multilabel_averages = r"\[None, 'micro', 'macro', 'weighted', 'samples'\]"
+    with pytest.raises(ValueError, match=rf"`average` must be one of {multilabel_averages}; got"):
         assay.precision_score(np.eye(3), np.eye(3), average="multiclass")
 
 
