@@ -72,12 +72,13 @@ def test_bootstrap_resamples_whole_rows(name, options):
 def test_sparse_indicators_give_the_replicates_of_dense_ones():
     y_true, y_pred = indicators(2)
     dense = assay.bootstrap(assay.f1_score, y_true, y_pred, average="samples", rng=3,
-                            n_resamples=N_RESAMPLES)  # fmt: skip
+                            zero_division=0.0, n_resamples=N_RESAMPLES)  # fmt: skip
     sparse = assay.bootstrap(
         assay.f1_score,
         sp.csr_matrix(y_true),
         sp.csc_array(y_pred),
         average="samples",
+        zero_division=0.0,
         rng=3,
         n_resamples=N_RESAMPLES,
     )

@@ -35,9 +35,9 @@ def swap_rows(first: Any, second: Any, swap: np.ndarray) -> Any:
     any number of axes, or sparse matrices, which stay sparse)."""
     if is_sparse(first) or is_sparse(second):
         sparse = sys.modules["scipy.sparse"]
-        chosen = sparse.diags(swap.astype(np.int8))
-        kept = sparse.diags((~swap).astype(np.int8))
-        return sparse.csr_matrix(kept @ first + chosen @ second)
+        both = sparse.vstack([sparse.csr_matrix(first), sparse.csr_matrix(second)], format="csr")
+        rows = np.arange(swap.shape[0])
+        return both[np.where(swap, rows + swap.shape[0], rows)]
     return np.where(swap.reshape((-1,) + (1,) * (np.ndim(first) - 1)), second, first)
 
 
