@@ -48,11 +48,11 @@ def is_multilabel(values: Any) -> bool:
     2-D array with more than one column (its values are checked by :func:`as_indicator`)."""
     if is_sparse(values):
         return len(values.shape) == 2 and values.shape[1] > 1
-    shape = np.shape(values) if not isinstance(values, np.ndarray) else values.shape
     try:
-        return len(shape) == 2 and shape[1] > 1
-    except TypeError:  # pragma: no cover - objects without a shape
+        shape = values.shape if isinstance(values, np.ndarray) else np.shape(values)
+    except ValueError:  # ragged nested sequences: the legacy format, refused elsewhere
         return False
+    return len(shape) == 2 and shape[1] > 1
 
 
 def any_multilabel(y_true: Any, y_pred: Any) -> bool:
