@@ -318,6 +318,14 @@ def error_rate_from_confusion(matrix: np.ndarray, *, normalize: bool = True) -> 
     return _as_result(1.0 - accuracy_from_confusion(matrix))
 
 
+def hamming_from_confusion(matrix: np.ndarray) -> Any:
+    """The fraction of misclassified rows, ``(n - trace) / n`` (the Hamming loss of 1-D
+    targets; one division, where ``1 - accuracy`` would round twice)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    total = matrix.sum(axis=(-2, -1))
+    return _as_result((total - np.trace(matrix, axis1=-2, axis2=-1)) / total)
+
+
 def balanced_accuracy_from_confusion(
     matrix: np.ndarray, *, adjusted: bool = False, stacklevel: int = 2
 ) -> Any:

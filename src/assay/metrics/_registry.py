@@ -330,7 +330,7 @@ METRICS: dict[str, MetricDeclaration] = {
         _confusion_metric(
             _set_metrics.hamming_loss,
             "Hamming loss",
-            cells.error_rate_from_confusion,
+            cells.hamming_from_confusion,
             (),
             greater_is_better=False,
             resolve=_set_metrics.resolve_hamming,

@@ -13,7 +13,11 @@ from typing import Any
 import numpy as np
 
 from assay._validation import as_sample_weight, check_option
-from assay.metrics._cell_metrics import error_rate_from_confusion, jaccard_from_confusion
+from assay.metrics._cell_metrics import (
+    error_rate_from_confusion,
+    hamming_from_confusion,
+    jaccard_from_confusion,
+)
 from assay.metrics._classification import averaged_confusion, resolve_counts
 from assay.metrics._confusion import labelled_confusion
 from assay.metrics._multilabel import (
@@ -169,7 +173,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     """
     if not any_multilabel(y_true, y_pred):
         matrix, _ = resolve_hamming(y_true, y_pred, sample_weight=sample_weight)
-        return float(error_rate_from_confusion(matrix))
+        return float(hamming_from_confusion(matrix))
     mismatches, n_labels = row_mismatches(y_true, y_pred)
     weights = as_sample_weight(sample_weight, mismatches.shape[0])
     if weights is None:
