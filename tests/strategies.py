@@ -464,3 +464,35 @@ def class_probabilities(
     )
     counts[counts.sum(axis=1) == 0, 0] = 1.0
     return y_true, counts / counts.sum(axis=1, keepdims=True), draw(exact_sample_weights(n))
+
+
+@st.composite
+def multilabel_indicators(
+    draw: st.DrawFn, max_n: int = 25, max_labels: int = 5
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_pred, sample_weight)``: two (n, L) 0/1 indicators and exact weights.
+
+    Biased towards the edge cases of multilabel metrics: one row, empty rows (no label
+    true or predicted), empty and all-ones columns, identical predictions (ties between
+    the two sides), zero weights.
+    """
+    n = draw(st.integers(1, max_n))
+    n_labels = draw(st.integers(2, max_labels))
+    density = draw(st.sampled_from([0.0, 0.2, 0.5, 0.8, 1.0]))
+    cells = st.floats(0, 1).map(lambda u: int(u < density)) | st.integers(0, 1)
+    y_true = draw(hnp.arrays(np.int64, (n, n_labels), elements=cells))
+    shape = draw(st.sampled_from(["free", "same", "empty rows", "empty column"]))
+    y_pred = (
+        y_true.copy()
+        if shape == "same"
+        else draw(hnp.arrays(np.int64, (n, n_labels), elements=cells))
+    )
+    if shape == "empty rows":
+        rows = draw(hnp.arrays(np.bool_, n))
+        y_true[rows] = 0
+        y_pred[rows] = 0
+    elif shape == "empty column":
+        column = draw(st.integers(0, n_labels - 1))
+        y_true[:, column] = 0
+        y_pred[:, column] = 0
+    return y_true, y_pred, draw(exact_sample_weights(n))

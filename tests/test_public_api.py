@@ -27,6 +27,7 @@ METRIC_MODULES = (
     "_rates",
     "_agreement",
     "_report",
+    "_set_metrics",
     "_costs",
     "_regression",
     "_thresholds",

@@ -436,7 +436,10 @@ def test_nan_zero_division_is_skipped_by_the_averages():
             {"y_true": ["a", "b"], "y_pred": ["a", "a"], "average": "binary"},
             "`pos_label`=1 is not one of",
         ),
-        ({"y_true": [0, 1], "y_pred": [0, 1], "average": "samples"}, "`average` must be one of"),
+        (
+            {"y_true": [0, 1], "y_pred": [0, 1], "average": "samples"},
+            "`average`='samples' needs multilabel targets",
+        ),
         ({"y_true": [0, 1], "y_pred": [0, 1], "zero_division": 2}, "`zero_division` must be"),
         ({"y_true": [0, 1], "y_pred": [0, 1], "zero_division": "nan"}, "`zero_division` must be"),
         ({"y_true": [0, 1], "y_pred": [0]}, "different lengths: 2 and 1"),

@@ -261,7 +261,11 @@ def test_from_confusion_accepts_a_stack_of_matrices(data, n_stack):
             "`y_true` and `y_pred` have different lengths: 2 and 1",
         ),
         ({"y_true": [], "y_pred": []}, "`y_true` is empty"),
-        ({"y_true": [[0, 1]], "y_pred": [[0, 1]]}, "`y_true` must be 1-D"),
+        ({"y_true": [[[0, 1]]], "y_pred": [[[0, 1]]]}, "`y_true` must be 1-D"),
+        (
+            {"y_true": [[0, 1]], "y_pred": [[0, 1]]},
+            "`confusion_matrix` does not support multilabel targets",
+        ),
         (
             {"y_true": [0.5, 1.0], "y_pred": [0, 1]},
             r"`y_true` holds continuous values \(e.g. 0.5\)",
@@ -375,8 +379,11 @@ def test_sequences_of_sequences_and_sparse_targets_are_refused(name, function):
         function(legacy, legacy, **extra)
     with pytest.raises(ValueError, match=rf"^`{first}` holds sequences of labels"):
         function([[0], [1, 2], [], [2]], [0, 1, 0, 1], **extra)
+    # a sparse column of labels (a sparse matrix of several columns is a multilabel
+    # indicator, see tests/metrics/test_multilabel.py)
+    column = sparse.csr_matrix(PROBA_TRUE.reshape(-1, 1))
     with pytest.raises(ValueError, match=rf"^`{first}` is a scipy\.sparse csr_matrix; sparse"):
-        function(sparse.csr_matrix(PROBA_TRUE), PROBA_TRUE, **extra)
+        function(column, PROBA_TRUE, **extra)
 
 
 def test_cohen_kappa_refuses_scores_from_either_rater():

@@ -39,6 +39,7 @@ ROUNDING_ATOL = 1e-12
 NOT_SCALAR_METRICS = {
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "multilabel_confusion_matrix",
     "roc_curve",
     "precision_recall_curve",
     "det_curve",

@@ -70,6 +70,12 @@ from assay.metrics._regression import (
 from assay.metrics._report import (
     classification_report,
 )
+from assay.metrics._set_metrics import (
+    hamming_loss,
+    jaccard_score,
+    multilabel_confusion_matrix,
+    zero_one_loss,
+)
 from assay.metrics._thresholds import (
     optimal_threshold,
     posterior_fdr_threshold,
@@ -99,12 +105,15 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "hamming_loss",
+    "jaccard_score",
     "lift_score",
     "log_loss",
     "matthews_corrcoef",
     "maximum_calibration_error",
     "mean_absolute_error",
     "mean_squared_error",
+    "multilabel_confusion_matrix",
     "npv_score",
     "optimal_threshold",
     "posterior_fdr_threshold",
@@ -117,4 +126,5 @@ __all__ = [
     "roc_curve",
     "root_mean_squared_error",
     "specificity_score",
+    "zero_one_loss",
 ]

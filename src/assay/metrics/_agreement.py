@@ -20,6 +20,7 @@ from assay.metrics._cell_metrics import (
 )
 from assay.metrics._classification import averaged_confusion
 from assay.metrics._confusion import AVERAGES, labelled_confusion
+from assay.metrics._multilabel import refuse_multilabel
 
 __all__ = ["balanced_accuracy_score", "cohen_kappa_score", "matthews_corrcoef"]
 
@@ -108,6 +109,7 @@ default='multiclass'
     >>> matthews_corrcoef([0, 1, 2, 2, 2], [0, 0, 2, 2, 1], average="micro")
     0.4
     """
+    refuse_multilabel("matthews_corrcoef", y_true, y_pred)
     matrix, options = averaged_confusion(
         y_true,
         y_pred,
@@ -186,6 +188,7 @@ def balanced_accuracy_score(
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1], adjusted=True)
     0.25
     """
+    refuse_multilabel("balanced_accuracy_score", y_true, y_pred)
     matrix, options = resolve_balanced_accuracy(
         y_true, y_pred, sample_weight=sample_weight, adjusted=adjusted
     )
@@ -296,6 +299,7 @@ def cohen_kappa_score(
     >>> cohen_kappa_score(y1, y2)
     0.6875
     """
+    refuse_multilabel("cohen_kappa_score", y1, y2, names=("y1", "y2"))
     check_option(weights, "weights", (None, "linear", "quadratic"))
     matrix, options = resolve_cohen_kappa(
         y1,

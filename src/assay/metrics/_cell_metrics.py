@@ -54,6 +54,7 @@ import numpy as np
 from assay._scaling import rescaled_matrices, scale_if_extreme
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._confusion import Cells, one_vs_rest_cells
+from assay.metrics._multilabel import IndicatorCells
 
 __all__: list[str] = []
 
@@ -97,8 +98,10 @@ def _warn(message: str, stacklevel: int) -> None:
     warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel)
 
 
-def _warn_zero_division(title: str, missing: str, n_values: int, stacklevel: int) -> None:
-    where = "due to" if n_values == 1 else "in labels with"
+def _warn_zero_division(
+    title: str, missing: str, n_values: int, stacklevel: int, unit: str = "labels"
+) -> None:
+    where = "due to" if n_values == 1 else f"in {unit} with"
     _warn(
         f"{title} is ill-defined and being set to 0.0 {where} no {missing}. "
         "Use `zero_division` parameter to control this behavior.",
@@ -125,22 +128,33 @@ def _cell_ratio(
     zero_division: Any,
     stacklevel: int,
 ) -> Any:
-    # scale-free ratios: a power of two keeps products of cells finite (weights of 1e80)
-    cells = one_vs_rest_cells(rescaled_matrices(matrix))
+    if isinstance(matrix, IndicatorCells):  # multilabel targets: cells per label or row
+        cells = matrix.cells()
+    else:
+        # scale-free ratios: a power of two keeps products of cells finite (weights of 1e80)
+        cells = one_vs_rest_cells(rescaled_matrices(matrix))
     if average == "binary":
         classes = np.array([pos_index])
     elif classes is not None:
         classes = np.asarray(classes, dtype=np.intp)
     cells = cells.take(classes)
     support = cells.positives
+    missing, unit = ratio.missing, "labels"
+    if average == "samples":  # per-row values, averaged with the rows' weights
+        rows = cells.tp.shape[-1]
+        weights = getattr(matrix, "row_weights", None)
+        support = np.ones(rows) if weights is None else np.asarray(weights, dtype=np.float64)
+        missing, unit = missing.replace("samples", "labels"), "samples"
     if average == "micro":
         cells = cells.pooled()
     denominator = ratio.denominator(cells)
     values = _divide(ratio.numerator(cells), denominator, _zero_value(zero_division))
     undefined = denominator == 0
     if zero_division == "warn" and np.any(undefined):
-        _warn_zero_division(ratio.title, ratio.missing, undefined.shape[-1], stacklevel + 1)
-    return average_values(values, average, support)
+        _warn_zero_division(ratio.title, missing, undefined.shape[-1], stacklevel + 1, unit)
+    if average == "samples":  # a zero-weight row has no say, even where it is defined
+        values = np.where(support > 0, values, np.nan)
+    return average_values(values, "weighted" if average == "samples" else average, support)
 
 
 _PRECISION = _CellRatio(
@@ -158,6 +172,9 @@ _FPR = _CellRatio("False positive rate", lambda c: c.fp, lambda c: c.negatives, 
 _FNR = _CellRatio("False negative rate", lambda c: c.fn, lambda c: c.positives, "true samples")
 _FDR = _CellRatio(
     "False discovery rate", lambda c: c.fp, lambda c: c.predicted_positives, "predicted samples"
+)
+_JACCARD = _CellRatio(
+    "Jaccard", lambda c: c.tp, lambda c: c.tp + c.fp + c.fn, "true or predicted samples"
 )
 _CORRELATION = _CellRatio(
     "Matthews correlation coefficient",
@@ -206,6 +223,7 @@ npv_from_confusion = _ratio_function(_NPV, "Negative predictive value TN / (TN +
 false_positive_rate_from_confusion = _ratio_function(_FPR, "FP / (FP + TN).")
 false_negative_rate_from_confusion = _ratio_function(_FNR, "FN / (FN + TP).")
 false_discovery_rate_from_confusion = _ratio_function(_FDR, "FP / (FP + TP).")
+jaccard_from_confusion = _ratio_function(_JACCARD, "Jaccard index TP / (TP + FP + FN).")
 
 
 def fbeta_from_confusion(
@@ -298,6 +316,14 @@ def error_rate_from_confusion(matrix: np.ndarray, *, normalize: bool = True) -> 
     if not normalize:
         return _as_result(matrix.sum(axis=(-2, -1)) - np.trace(matrix, axis1=-2, axis2=-1))
     return _as_result(1.0 - accuracy_from_confusion(matrix))
+
+
+def hamming_from_confusion(matrix: np.ndarray) -> Any:
+    """The fraction of misclassified rows, ``(n - trace) / n`` (the Hamming loss of 1-D
+    targets; one division, where ``1 - accuracy`` would round twice)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    total = matrix.sum(axis=(-2, -1))
+    return _as_result((total - np.trace(matrix, axis1=-2, axis2=-1)) / total)
 
 
 def balanced_accuracy_from_confusion(

@@ -21,6 +21,7 @@ from assay.metrics._cell_metrics import (
     recall_from_confusion,
 )
 from assay.metrics._confusion import AVERAGES, averaging_options, labelled_confusion
+from assay.metrics._multilabel import any_multilabel, multilabel_cells, subset_accuracy
 
 __all__ = [
     "accuracy_score",
@@ -42,8 +43,20 @@ def averaged_confusion(
     sample_weight: Any,
     zero_division: Any,
     averages: tuple[str | None, ...] = AVERAGES,
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """Check the options, count the matrix, and return it with the options of its metric."""
+) -> tuple[Any, dict[str, Any]]:
+    """Check the options, count the matrix, and return it with the options of its metric.
+
+    Multilabel indicators give :class:`~assay.metrics._multilabel.IndicatorCells` in
+    place of the matrix (cells per label, or per row for ``average='samples'``).
+    """
+    if any_multilabel(y_true, y_pred):
+        return multilabel_cells(y_true, y_pred, labels, average, sample_weight, zero_division)
+    if average == "samples":
+        raise ValueError(
+            "`average`='samples' needs multilabel targets (2-D 0/1 indicators), but "
+            "`y_true` and `y_pred` are 1-D class labels; choose None, 'micro', 'macro' "
+            "or 'weighted' (or 'binary' for two classes), or use `accuracy_score`."
+        )
     check_option(average, "average", averages)
     zero_division = check_zero_division(zero_division)
     binary = average == "binary"
@@ -109,9 +122,11 @@ def accuracy_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values: then a row is correct only if its whole
+        label set is (the subset accuracy).
+    y_pred : array-like or sparse matrix, of the same kind and shape
         Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of correct rows instead of the fraction.
@@ -143,6 +158,10 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
     2.0
     """
+    if any_multilabel(y_true, y_pred):
+        return subset_accuracy(
+            y_true, y_pred, normalize=normalize, sample_weight=sample_weight, errors=False
+        )
     matrix, options = resolve_counts(
         y_true, y_pred, normalize=normalize, sample_weight=sample_weight
     )
@@ -156,9 +175,10 @@ def error_rate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels.
-    y_pred : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels, or a multilabel indicator of 0/1 values (then a row is wrong
+        when any of its labels is: the subset 0-1 loss, :func:`assay.zero_one_loss`).
+    y_pred : array-like or sparse matrix, of the same kind and shape
         Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
     normalize : bool, default=True
         If False, return the (weighted) number of misclassified rows.
@@ -191,6 +211,10 @@ def error_rate(
     >>> error_rate([1, 1, 0], [1, 0, 1], normalize=False, sample_weight=[1.0, 2.0, 0.5])
     2.5
     """
+    if any_multilabel(y_true, y_pred):
+        return subset_accuracy(
+            y_true, y_pred, normalize=normalize, sample_weight=sample_weight, errors=True
+        )
     matrix, options = resolve_counts(
         y_true, y_pred, normalize=normalize, sample_weight=sample_weight
     )
@@ -211,10 +235,12 @@ def precision_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -222,11 +248,14 @@ def precision_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -293,10 +322,12 @@ def recall_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -304,11 +335,14 @@ def recall_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -375,10 +409,12 @@ def f1_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -386,11 +422,14 @@ def f1_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -461,10 +500,12 @@ def fbeta_score(
     ----------
     beta : float
         Non-negative weight of recall; 0 gives the precision, ``inf`` the recall.
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -472,11 +513,14 @@ def fbeta_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'

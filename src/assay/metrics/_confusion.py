@@ -39,6 +39,7 @@ from assay._validation import (
     mixed_labels_error,
 )
 from assay.exceptions import UndefinedMetricWarning
+from assay.metrics._multilabel import any_multilabel
 
 __all__ = ["confusion_matrix"]
 
@@ -437,6 +438,11 @@ def confusion_matrix(
            [1., 0.]])
     """
     check_option(normalize, "normalize", (None, "true", "pred", "all"))
+    if any_multilabel(y_true, y_pred):
+        raise ValueError(
+            "`confusion_matrix` does not support multilabel targets (2-D 0/1 "
+            "indicators); use `multilabel_confusion_matrix` for one 2x2 matrix per label."
+        )
     confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     k = confusion.n_requested
     if labels is not None and not np.any(confusion.in_y_true[:k]):

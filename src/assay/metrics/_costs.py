@@ -20,6 +20,7 @@ from assay._validation import (
 )
 from assay.metrics._cell_metrics import expected_cost_from_confusion
 from assay.metrics._confusion import labelled_confusion
+from assay.metrics._multilabel import refuse_multilabel
 
 __all__ = ["bayes_decision", "expected_cost"]
 
@@ -124,6 +125,7 @@ def expected_cost(
     >>> expected_cost([0, 0, 1, 1], [0, 1, 0, 1], [[0, 10], [1000, 10]], normalize=None)
     1020.0
     """
+    refuse_multilabel("expected_cost", y_true, y_pred)
     matrix, options = resolve_expected_cost(
         y_true,
         y_pred,

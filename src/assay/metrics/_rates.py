@@ -42,10 +42,12 @@ def specificity_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -53,11 +55,14 @@ def specificity_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -126,10 +131,12 @@ def npv_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -137,11 +144,14 @@ def npv_score(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -207,10 +217,12 @@ def false_positive_rate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -218,11 +230,14 @@ def false_positive_rate(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -290,10 +305,12 @@ def false_negative_rate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -301,11 +318,14 @@ def false_negative_rate(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'
@@ -370,10 +390,12 @@ def false_discovery_rate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values (dense or scipy.sparse).
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report and average over (for ``average != 'binary'``), in this order.
         Classes absent from the data are allowed (their cells are 0); rows of unlisted
@@ -381,11 +403,14 @@ def false_discovery_rate(
         union of the labels of ``y_true`` and ``y_pred``.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average='binary'``; ignored otherwise.
-    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+    average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default='binary'
         None: one value per class.  'binary': the value of ``pos_label`` (the data may
         hold at most two labels).  'micro': the metric of the cells summed over the
         classes.  'macro': the unweighted mean over the classes.  'weighted': the mean
-        weighted by the true support ``TP_j + FN_j``.
+        weighted by the true support ``TP_j + FN_j``.  'samples' (multilabel targets
+        only): the metric of each sample's label sets, averaged over the samples with
+        their weights.  For multilabel targets the classes are the columns (``labels``
+        selects them by index) and 'binary' is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     zero_division : {'warn', 0.0, 1.0, nan}, default='warn'

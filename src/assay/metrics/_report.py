@@ -18,6 +18,7 @@ from assay.metrics._cell_metrics import (
     recall_from_confusion,
 )
 from assay.metrics._confusion import labelled_confusion, one_vs_rest_cells
+from assay.metrics._multilabel import any_multilabel, as_indicator_pair, indicator_cells
 
 __all__ = ["classification_report"]
 
@@ -65,13 +66,16 @@ def classification_report(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True class labels (integers, booleans, strings; floats holding integers).
-    y_pred : array-like of shape (n_samples,)
-        Predicted class labels, not scores (see :func:`assay.confusion_matrix`).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or sparse matrix
+        True class labels (integers, booleans, strings; floats holding integers), or a
+        multilabel indicator of 0/1 values.
+    y_pred : array-like or sparse matrix, of the same kind and shape
+        Predicted class labels, not scores (see :func:`assay.confusion_matrix`), or a
+        predicted multilabel indicator.
     labels : array-like, default=None
         Classes to report, in this order (absent ones are allowed).  Default: the sorted
-        union of the labels of ``y_true`` and ``y_pred``.
+        union of the labels of ``y_true`` and ``y_pred``.  For multilabel targets:
+        column indices (default: every column).
     target_names : list of str, default=None
         Display names of the reported classes (same order and length).
     sample_weight : array-like of shape (n_samples,), default=None
@@ -90,6 +94,8 @@ def classification_report(
     str or dict
         scikit-learn's report.  The micro average is shown as "accuracy" when every
         class of the data is reported (it then equals the accuracy), else as "micro avg".
+        Multilabel targets report one row per label and the "micro avg", "macro avg",
+        "weighted avg" and "samples avg" rows (see :func:`assay.metrics.precision_score`).
 
     Raises
     ------
@@ -130,9 +136,19 @@ def classification_report(
     zero_division = check_zero_division(zero_division)
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or digits < 0:
         raise ValueError(f"`digits` must be a non-negative integer; got {digits!r}.")
-    confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-    k = confusion.n_requested
-    reported = confusion.classes[:k]
+    multilabel = any_multilabel(y_true, y_pred)
+    matrix: Any
+    if multilabel:  # the columns are the classes; every report row comes from their cells
+        matrix = indicator_cells(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        k = matrix.tp.shape[0]
+        reported = np.arange(as_indicator_pair(y_true, y_pred).shape[1])
+        if labels is not None:
+            reported = np.asarray(labels)
+    else:
+        confusion = labelled_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        k = confusion.n_requested
+        reported = confusion.classes[:k]
+        matrix = confusion.matrix
     if target_names is None:
         names = [f"{label}" for label in reported]
     else:
@@ -142,18 +158,20 @@ def classification_report(
                 f"`target_names` has {len(names)} names but {k} classes are reported; "
                 "give one name per class (and `labels` to choose the classes)."
             )
-    matrix = confusion.matrix
     options = {"classes": np.arange(k), "zero_division": zero_division, "stacklevel": 3}
     precision = precision_from_confusion(matrix, average=None, **options)
     recall = recall_from_confusion(matrix, average=None, **options)
     f1 = f1_from_confusion(matrix, average=None, **options)
-    support = one_vs_rest_cells(matrix).positives[:k]
-    if matrix.dtype.kind == "i":
-        support = support.astype(np.int64)
+    if multilabel:
+        support = matrix.tp + matrix.fn
+    else:
+        support = one_vs_rest_cells(matrix).positives[:k]
+        if matrix.dtype.kind == "i":
+            support = support.astype(np.int64)
     total_support = np.sum(support)
 
     # every class of the data is reported: the micro average is the accuracy
-    micro_is_accuracy = confusion.classes.shape[0] == k
+    micro_is_accuracy = not multilabel and confusion.classes.shape[0] == k
     averages = []
     micro = [
         function(matrix, average="micro", **options)
@@ -163,6 +181,15 @@ def classification_report(
     for average in ("macro", "weighted"):
         values = [average_values(v, average, support) for v in (precision, recall, f1)]
         averages.append((f"{average} avg", *values, total_support))
+    if multilabel:
+        rows_cells = indicator_cells(
+            y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=True
+        )
+        values = [
+            function(rows_cells, average="samples", **{**options, "classes": None})
+            for function in (precision_from_confusion, recall_from_confusion, f1_from_confusion)
+        ]
+        averages.append(("samples avg", *values, total_support))
 
     rows = list(zip(names, precision, recall, f1, support, strict=True))
     if not output_dict:

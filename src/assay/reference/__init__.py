@@ -35,6 +35,7 @@ from ._decomposition import bayes_error_rate, bootstrap_632, decompose
 from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
 from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
 from ._lift import cumulative_gain_curve, lift_score
+from ._multilabel import hamming_loss, jaccard_score, multilabel_confusion_matrix, zero_one_loss
 from ._probabilistic import (
     brier_decomposition,
     brier_score_loss,
@@ -116,6 +117,8 @@ __all__ = [
     "fbeta_score",
     "friedman",
     "ftest_5x2cv",
+    "hamming_loss",
+    "jaccard_score",
     "lift_score",
     "log_loss",
     "matthews_corrcoef",
@@ -124,6 +127,7 @@ __all__ = [
     "mean_absolute_error",
     "mean_ci",
     "mean_squared_error",
+    "multilabel_confusion_matrix",
     "nemenyi",
     "npv_score",
     "one_standard_error_rule",
@@ -148,4 +152,5 @@ __all__ = [
     "ttest_5x2cv",
     "welch_ttest",
     "wilcoxon_signed_rank",
+    "zero_one_loss",
 ]

@@ -27,6 +27,7 @@ from ._exact import (
     values_of,
     zero_division_value,
 )
+from ._multilabel import is_indicator, subset_accuracy, zero_one_loss
 
 __all__ = [
     "accuracy_score",
@@ -141,6 +142,8 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 2], [0, 2, 2, 2], normalize=False)
     3.0
     """
+    if is_indicator(y_true) or is_indicator(y_pred):  # multilabel: subset accuracy
+        return subset_accuracy(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     truth, predicted, weights, denominator = _prepare(y_true, y_pred, sample_weight)
     correct = sum(w for t, p, w in zip(truth, predicted, weights, strict=True) if t == p)
     if not normalize:
@@ -172,6 +175,8 @@ def error_rate(
     >>> error_rate([0, 1, 2, 2], [0, 2, 2, 2])
     0.25
     """
+    if is_indicator(y_true) or is_indicator(y_pred):  # multilabel: subset 0-1 loss
+        return zero_one_loss(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     truth, predicted, weights, denominator = _prepare(y_true, y_pred, sample_weight)
     wrong = sum(w for t, p, w in zip(truth, predicted, weights, strict=True) if t != p)
     if not normalize:

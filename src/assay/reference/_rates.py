@@ -22,6 +22,7 @@ from ._cells import (
     specificity,
 )
 from ._exact import zero_division_value
+from ._multilabel import is_indicator, multilabel_rate
 
 __all__ = [
     "f1_score",
@@ -46,6 +47,16 @@ def _rate(
     sample_weight: Any,
     zero_division: Any,
 ) -> Any:
+    if is_indicator(y_true) or is_indicator(y_pred):
+        return multilabel_rate(
+            metric,
+            y_true,
+            y_pred,
+            labels=labels,
+            average=average,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
+        )
     undefined = zero_division_value(zero_division)
     _, cells = selected_cells(y_true, y_pred, labels, pos_label, average, sample_weight)
     return combine(metric, cells, average, undefined)

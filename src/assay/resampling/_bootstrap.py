@@ -53,6 +53,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, count_rows, whole_rows
 
 __all__ = ["bootstrap"]
 
@@ -200,8 +201,8 @@ def _rows_distribution(
     progress: bool,
 ) -> np.ndarray:
     n = plan.n
-    truth = np.asarray(y_true)
-    prediction = np.asarray(y_pred)
+    truth = as_rows(y_true)
+    prediction = as_rows(y_pred)
     weighted_call = accepts_sample_weight(function)
     workers = n_workers()
     rows = np.arange(n)
@@ -256,8 +257,8 @@ def _rows_jackknife(
     else:
         n_groups = min(_JACKKNIFE_GROUPS, n)
         group_of_row = np.random.default_rng(seed).permutation(n) % n_groups
-    truth = np.asarray(y_true)
-    prediction = np.asarray(y_pred)
+    truth = as_rows(y_true)
+    prediction = as_rows(y_pred)
     base = np.ones(n) if weights is None else weights
     values = np.empty(n_groups)
     with warnings.catch_warnings():
@@ -404,18 +405,21 @@ def bootstrap(
     check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
     scheme: resample.Scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
-    reject_sparse(y_true, "y_true")
-    reject_sparse(y_pred, "y_pred")
+    rows_only = whole_rows(y_true, y_pred)  # multilabel: a replicate draws whole rows
+    if not rows_only:
+        reject_sparse(y_true, "y_true")
+        reject_sparse(y_pred, "y_pred")
 
-    n = len(y_true)
+    n = count_rows(y_true)
     clusters = cluster_codes(groups, n)
-    score_array = np.asarray(y_pred)
+    score_array = as_rows(y_pred)
     jackknife: tuple[np.ndarray, np.ndarray] | None = None
     if (
         declaration is not None
         and declaration.computed_from == "confusion"
         and sample_weight is None
         and clusters is None
+        and not rows_only
     ):
         estimate, distribution, jackknife = _confusion_bootstrap(
             declaration,
@@ -433,6 +437,7 @@ def bootstrap(
         declaration is not None
         and declaration.computed_from == "ranking"
         and score_array.ndim == 1
+        and not rows_only
     ):
         estimate = scalar(
             call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name

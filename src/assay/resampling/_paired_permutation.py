@@ -36,8 +36,10 @@ from typing import Any
 import numpy as np
 
 from assay._validation import as_sample_weight, as_scores, check_same_length
+from assay.metrics._multilabel import is_sparse
 from assay.metrics._registry import MetricDeclaration
 from assay.resampling._plans import call_metric
+from assay.resampling._rows import as_rows, swap_rows
 
 __all__: list[str] = []
 
@@ -163,6 +165,15 @@ def permutation_values(
 
 def differing_rows(values_a: Any, values_b: Any) -> np.ndarray:
     """Rows whose two swapped values differ (swapping the others changes nothing)."""
+    if is_sparse(values_a) or is_sparse(values_b):  # indicators: rows with a stored difference
+        first, second = as_rows(values_a), as_rows(values_b)
+        if not is_sparse(first):
+            first = type(second)(first)
+        if not is_sparse(second):
+            second = type(first)(second)
+        differ_sparse = (first != second).tocsr()
+        differ_sparse.eliminate_zeros()
+        return np.flatnonzero(np.diff(differ_sparse.indptr))
     first = np.asarray(values_a)
     second = np.asarray(values_b)
     differ = first != second
@@ -181,18 +192,16 @@ def exact_permutation_differences(
     rows: np.ndarray,
 ) -> np.ndarray:
     """The difference for every swap pattern of ``rows`` (the rows where A and B differ)."""
-    first = np.asarray(values_a)
-    second = np.asarray(values_b)
+    first = as_rows(values_a)
+    second = as_rows(values_b)
     differences = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for pattern in itertools.product((False, True), repeat=rows.shape[0]):
             swap = np.zeros(first.shape[0], dtype=bool)
             swap[rows[list(pattern)]] = True
-            shape = (-1,) + (1,) * (first.ndim - 1)
-            swapped = swap.reshape(shape)
-            new_a = np.where(swapped, second, first)
-            new_b = np.where(swapped, first, second)
+            new_a = swap_rows(first, second, swap)
+            new_b = swap_rows(second, first, swap)
             value_a = call_metric(function, y_true, new_a, sample_weight, options)
             value_b = call_metric(function, y_true, new_b, sample_weight, options)
             differences.append(float(value_a) - float(value_b))

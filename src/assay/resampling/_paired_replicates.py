@@ -55,6 +55,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, count_rows, swap_rows, whole_rows
 
 __all__ = ["PairedReplicates", "paired_distribution"]
 
@@ -206,9 +207,9 @@ def _rows_pairs(
     n_resamples: int,
     progress: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    truth = np.asarray(y_true)
-    first_model = np.asarray(pred_a)
-    second_model = np.asarray(pred_b)
+    truth = as_rows(y_true)
+    first_model = as_rows(pred_a)
+    second_model = as_rows(pred_b)
     n = truth.shape[0]
     plan = rows_plan(y_true, n, stratify, clusters)
     weighted_call = accepts_sample_weight(function)
@@ -248,11 +249,9 @@ def _rows_pairs(
             try:
                 if permutation:
                     swap = masks[i]
-                    shape = (-1,) + (1,) * (first_model.ndim - 1)
-                    swapped = swap.reshape(shape)
                     value_a, value_b = evaluate(
-                        np.where(swapped, second_model, first_model),
-                        np.where(swapped, first_model, second_model),
+                        swap_rows(first_model, second_model, swap),
+                        swap_rows(second_model, first_model, swap),
                         None,
                     )
                 else:
@@ -301,14 +300,16 @@ def paired_distribution(
     atom of its own, in the same order), a multinomial or stratified draw.
     """
     scheme: resample.Scheme = resample.STRATIFIED if stratify else _SCHEMES[resampling]
-    n = len(y_true)
+    n = count_rows(y_true)
     clusters = cluster_codes(groups, n)
-    scores_a = np.asarray(pred_a)
+    scores_a = as_rows(pred_a)
+    rows_only = whole_rows(y_true, pred_a) or whole_rows(y_true, pred_b)
     if (
         declaration is not None
         and declaration.computed_from == "ranking"
         and scores_a.ndim == 1
         and not (permutation and clusters is not None)
+        and not rows_only
     ):
         assert declaration.scan_options is not None
         options = declaration.scan_options(**metric_kwargs)
@@ -345,6 +346,7 @@ def paired_distribution(
         and declaration.computed_from == "confusion"
         and sample_weight is None
         and clusters is None
+        and not rows_only
     ):
         assert declaration.from_confusion is not None
         cells = joint_cells(declaration, y_true, pred_a, pred_b, options, mirrors=permutation)

@@ -29,7 +29,12 @@ from assay._scaling import scale_free_weights
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
-from assay.resampling._plans import _unit_matrices, call_metric, replicate_options, scalar
+from assay.resampling._plans import (
+    _unit_matrices,
+    call_metric,
+    replicate_options,
+    scalar,
+)
 from assay.resampling._pvalues import permutation_pvalue
 from assay.resampling._replicates import drop_undefined
 from assay.resampling._resampling import (
@@ -41,6 +46,7 @@ from assay.resampling._resampling import (
     run_in_chunks,
     workers_for,
 )
+from assay.resampling._rows import as_rows, whole_rows
 
 __all__ = ["permutation_test"]
 
@@ -114,8 +120,8 @@ def _rows_null(
     function: Callable[..., Any], y_true: Any, y_pred: Any, sample_weight: Any,
     options: dict[str, Any], seed: int, n_resamples: int, progress: bool,
 ) -> np.ndarray:  # fmt: skip
-    truth = np.asarray(y_true)
-    prediction = np.asarray(y_pred)
+    truth = as_rows(y_true)
+    prediction = as_rows(y_pred)
     n = truth.shape[0]
     weights = as_sample_weight(sample_weight, n)
     workers = n_workers()
@@ -246,20 +252,23 @@ def permutation_test(
     statistic = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
     options = replicate_options(declaration, function, metric_kwargs)
 
-    truth = np.asarray(y_true)
-    labels, codes = np.unique(truth.ravel(), return_inverse=True)
-    exact = (
-        truth.ndim == 1
-        and labels.shape[0] == 2
-        and math.comb(truth.shape[0], int(np.count_nonzero(codes))) <= n_resamples
-    )
-    score_array = np.asarray(y_pred)
+    rows_only = whole_rows(y_true, y_pred)  # multilabel: permute whole rows
+    truth = as_rows(y_true)
+    exact = False
+    if not rows_only and truth.ndim == 1:
+        labels, codes = np.unique(truth, return_inverse=True)
+        exact = (
+            labels.shape[0] == 2
+            and math.comb(truth.shape[0], int(np.count_nonzero(codes))) <= n_resamples
+        )
+    score_array = as_rows(y_pred)
     if exact:
         null = _exact_null(function, y_true, y_pred, sample_weight, options, labels, codes)
     elif (
         declaration is not None
         and declaration.computed_from == "ranking"
         and score_array.ndim == 1
+        and not rows_only
     ):
         assert declaration.scan_options is not None
         null = _ranking_null(
@@ -276,6 +285,7 @@ def permutation_test(
         declaration is not None
         and declaration.computed_from == "confusion"
         and sample_weight is None
+        and not rows_only
     ):
         null = _cells_null(declaration, y_true, y_pred, options, seed, n_resamples, progress)
     else:

@@ -32,6 +32,7 @@ from assay._validation import (
     format_values,
 )
 from assay.exceptions import DegenerateDataWarning
+from assay.metrics._multilabel import any_multilabel, as_indicator_pair
 from assay.metrics._registry import MetricDeclaration
 from assay.metrics._sorted import sort_scores
 
@@ -169,6 +170,9 @@ def check_predicted_labels(
     binary = options.get("average", "binary") == "binary"
     raters = next(iter(parameters)) == "y1"  # two raters (Cohen's kappa): no reference labels
     for name, prediction in predictions.items():
+        if any_multilabel(y_true, prediction):
+            as_indicator_pair(y_true, prediction, names=("y_true", name))
+            continue
         as_label_pair(
             y_true,
             prediction,
@@ -270,6 +274,11 @@ def rows_plan(y_true: Any, n: int, stratify: bool, clusters: np.ndarray | None) 
         return RowsPlan(None, np.array([n], dtype=np.int64), clusters, int(clusters.max()) + 1, n)
     if not stratify:
         return RowsPlan(None, np.array([n], dtype=np.int64), _EMPTY_INT, 0, n)
+    if any_multilabel(y_true, y_true):
+        raise ValueError(
+            "`stratify`=True needs 1-D class labels in `y_true`; it is a multilabel "
+            "indicator (2-D): resample whole rows without strata, or pass `groups`."
+        )
     codes = np.unique(as_1d(y_true, "y_true"), return_inverse=True)[1]
     order = np.argsort(codes, kind="stable")
     stratum_end = np.cumsum(np.bincount(codes)).astype(np.int64)
