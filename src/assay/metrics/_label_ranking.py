@@ -3,8 +3,9 @@
 Each row of a multilabel problem ranks its own labels by score.  One sort of every row
 (``np.argsort`` along the labels, rows in blocks that stay small) gives, for each label,
 how many labels and how many relevant labels score at least as high and strictly higher
-(:class:`RowRanks`); every per-row quantity here, and the per-row ROC AUC and average
-precision of ``average='samples'``, is a sum over the relevant labels of those counts.
+(:class:`RowRanks`); LRAP, the ranking loss, and the per-row ROC AUC and average
+precision of ``average='samples'`` are sums over the relevant labels of those counts (the
+coverage needs no sort: it counts the scores at or above each row's lowest relevant one).
 The metrics are weighted means of the per-row values, so a row is one resampling unit.
 """
 
@@ -157,9 +158,10 @@ def per_row(truth: np.ndarray, scores: np.ndarray, statistic: Any) -> np.ndarray
 # --- The per-row quantities (each a function of RowRanks). ---
 
 
-def _coverage(ranks: RowRanks) -> np.ndarray:
-    # the rank of the lowest relevant label; 0 for a row without relevant labels
-    return np.max(np.where(ranks.relevant, ranks.at_least, 0), axis=1)
+def _coverage(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The rank of each row's lowest-scored relevant label (0 without one): no sort."""
+    lowest = np.min(np.where(truth, scores, np.inf), axis=1)
+    return np.count_nonzero(scores >= lowest[:, None], axis=1).astype(np.float64)
 
 
 def _precision_at_relevant(ranks: RowRanks) -> tuple[np.ndarray, np.ndarray]:
@@ -258,7 +260,7 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     2.5
     """
     truth, scores, weights = label_ranking_inputs(y_true, y_score, sample_weight)
-    return _weighted_mean(per_row(truth, scores, _coverage), weights)
+    return _weighted_mean(_coverage(truth, scores), weights)
 
 
 def label_ranking_average_precision_score(
