@@ -496,3 +496,36 @@ def multilabel_indicators(
         y_true[:, column] = 0
         y_pred[:, column] = 0
     return y_true, y_pred, draw(exact_sample_weights(n))
+
+
+# --- Multilabel ranking: an indicator and one score per label. ---
+
+
+@st.composite
+def multilabel_ranking_data(
+    draw: st.DrawFn, max_n: int = 12, max_labels: int = 5, min_labels: int = 1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(y_true, y_score, sample_weight)``: a 0/1 indicator of shape (n, labels) whose rows
+    may have no relevant label, all of them, or some; scores tied within rows (few values,
+    both signed zeros) or distinct; one row possible; exact weights (zeros included)."""
+    n = draw(st.integers(1, max_n))
+    n_labels = draw(st.integers(min_labels, max_labels))
+    kind = draw(st.sampled_from(["mixed", "empty rows", "full rows"]))
+    y_true = np.asarray(draw(hnp.arrays(np.int64, (n, n_labels), elements=st.integers(0, 1))))
+    special = np.asarray(draw(hnp.arrays(np.bool_, n, elements=st.booleans())))
+    if kind == "empty rows":
+        y_true[special] = 0
+    elif kind == "full rows":
+        y_true[special] = 1
+    values = _TIED_VALUES if draw(st.booleans()) else (0.0, 1.0)
+    if draw(st.booleans()):
+        y_score = draw(hnp.arrays(np.float64, (n, n_labels), elements=st.sampled_from(values)))
+    else:
+        y_score = draw(
+            hnp.arrays(
+                np.float64,
+                (n, n_labels),
+                elements=st.floats(-10, 10, allow_nan=False, width=64),
+            )
+        )
+    return y_true, np.asarray(y_score, dtype=np.float64), draw(exact_sample_weights(n))

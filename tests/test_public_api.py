@@ -22,6 +22,7 @@ METRIC_MODULES = (
     "_curves",
     "_lift",
     "_ranking",
+    "_label_ranking",
     "_confusion",
     "_classification",
     "_rates",

@@ -80,6 +80,15 @@ def _multiclass_ranking(rng: np.random.Generator) -> Inputs:
     return (y, proba), {"sample_weight": w}
 
 
+def _multilabel_ranking(rng: np.random.Generator) -> Inputs:
+    """A multilabel indicator (rows with no, some or all relevant labels) and its scores."""
+    n = int(rng.integers(1, 30))
+    n_labels = int(rng.integers(2, 7))
+    y = (rng.random((n, n_labels)) < rng.random()).astype(int)
+    s = np.round(rng.normal(size=(n, n_labels)), int(rng.integers(0, 3)))  # ties
+    return (y, s), {"sample_weight": _weights(rng, n)}
+
+
 def _labels(rng: np.random.Generator, binary: bool) -> Inputs:
     n = int(rng.integers(1, 120))
     k = 2 if binary else int(rng.integers(2, 7))
@@ -140,6 +149,7 @@ class Check:
 
 
 _AVERAGES = tuple({"average": a} for a in (None, "micro", "macro", "weighted"))
+_MULTILABEL_AVERAGES = (None, "micro", "macro", "weighted", "samples")
 # The one-vs-rest ratios of the registry: the metrics taking exactly the standard
 # `average` values (MCC adds 'multiclass', F-beta needs `beta`: checked on their own).
 _RATE_METRICS = tuple(
@@ -177,6 +187,18 @@ CHECKS: tuple[Check, ...] = (
         ({"fraction": 0.1}, {"fraction": 0.37}, {"fraction": 1.0}),
     ),
     Check("cumulative_gain_curve", lambda r: _binary_ranking(r, False)),
+    *(
+        Check(name, _multilabel_ranking)
+        for name in (
+            "coverage_error",
+            "label_ranking_average_precision_score",
+            "label_ranking_loss",
+        )
+    ),
+    *(
+        Check(name, _multilabel_ranking, tuple({"average": a} for a in _MULTILABEL_AVERAGES))
+        for name in ("roc_auc_score", "average_precision_score")
+    ),
     Check("confusion_matrix", lambda r: _labels(r, False), ({}, {"normalize": "true"})),
     Check("accuracy_score", lambda r: _labels(r, False)),
     Check("error_rate", lambda r: _labels(r, False)),

@@ -16,6 +16,7 @@ import assay.dask
 MISSING = {
     "average_precision_score": {"average"},  # binary targets only
     "roc_auc_score": {"average", "multi_class", "labels"},  # binary targets only
+    "pr_auc_score": {"average"},  # binary targets only
     "mean_absolute_error": {"multioutput"},  # one output
     "mean_squared_error": {"multioutput"},
     "root_mean_squared_error": {"multioutput"},

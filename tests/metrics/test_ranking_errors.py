@@ -46,12 +46,26 @@ binary_functions = pytest.mark.parametrize(
         ([0, 1, 2], [0.1, 0.2, 0.3], r"`y_true` holds 3 classes \[0, 1, 2\]; this metric needs"),
         (["a", "b", "b"], [0.1, 0.2, 0.3], r"pass `pos_label` to name the positive class"),
         ([0, 1, 1], ["x", "y", "z"], r"`y_score` must be numeric; got dtype <U1"),
-        ([[0, 1], [1, 0]], [0.1, 0.2], r"`y_true` must be 1-D, got an array of shape \(2, 2\)"),
     ],
 )
 def test_bad_targets_and_scores(function, y_true, y_score, message) -> None:
     with pytest.raises(ValueError, match=message):
         function(y_true, y_score)
+
+
+# the areas that take a multilabel indicator (one score column per label)
+MULTILABEL_AREAS = {"roc_auc_score", "average_precision_score", "pr_auc_score"}
+
+
+@binary_functions
+def test_a_2d_target_is_multilabel_or_refused(function) -> None:
+    name = getattr(function, "func", function).__name__
+    if name in MULTILABEL_AREAS:
+        message = r"`y_true` and `y_score` must have the same shape .* \(2, 2\) and \(2,\)"
+    else:
+        message = r"`y_true` must be 1-D, got an array of shape \(2, 2\)"
+    with pytest.raises(ValueError, match=message):
+        function([[0, 1], [1, 0]], [0.1, 0.2])
 
 
 def test_multiclass_target_to_roc_auc_says_how_to_go_multiclass() -> None:
@@ -249,8 +263,9 @@ def test_sparse_scores_are_refused(function) -> None:
     sparse = pytest.importorskip("scipy.sparse")
     with pytest.raises(ValueError, match=r"^`y_score` is a scipy\.sparse csr_matrix; sparse"):
         function(Y2, sparse.csr_matrix([[0.1, 0.9, 0.8, 0.3]]))
+    # a sparse column (a sparse matrix of several columns is a multilabel indicator)
     with pytest.raises(ValueError, match=r"^`y_true` is a scipy\.sparse csr_array; sparse"):
-        function(sparse.csr_array(Y2[None, :]), [0.1, 0.9, 0.8, 0.3])
+        function(sparse.csr_array(Y2[:, None]), [0.1, 0.9, 0.8, 0.3])
 
 
 def test_sparse_multi_class_scores_are_refused() -> None:

@@ -30,6 +30,7 @@ from tests.strategies import (
     class_labels,
     exact_sample_weights,
     metric_options,
+    multilabel_ranking_data,
 )
 
 # Reordering or repeating rows changes the order of float additions only.
@@ -131,6 +132,9 @@ def declared_problem(draw: st.DrawFn, name: str) -> tuple[tuple, Any, dict]:
     if kind == "probabilities":
         y, p, w = draw(binary_forecasts(max_n=40))
         return (y, p), w, variant
+    if kind == "label_ranking":
+        y, s, w = draw(multilabel_ranking_data(max_n=20))
+        return (y, s), w, variant
     if kind == "values":
         n = draw(st.integers(2, 60))
         rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -178,7 +182,9 @@ def test_integer_weights_equal_repetition(name, data) -> None:
     repeats = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
     if repeats.sum() == 0:
         repeats[0] = 1
-    repeated = tuple(np.repeat(a, repeats) if i < 2 else a for i, a in enumerate(arguments))
+    repeated = tuple(
+        np.repeat(a, repeats, axis=0) if i < 2 else a for i, a in enumerate(arguments)
+    )
     if METRICS[name].computed_from == "ranking" and not (
         np.any(repeated[0] == 1) and np.any(repeated[0] == 0)
     ):
@@ -272,6 +278,10 @@ def test_greater_is_better_is_true_to_the_metric(name) -> None:
     elif declaration.computed_from == "values":
         perfect = (_TRUTH * 2.0, _TRUTH * 2.0)
         poor = (_TRUTH * 2.0, _POOR_PREDICTION * 2.0)
+    elif declaration.computed_from == "label_ranking":  # each row's labels: 1 and 0
+        indicator = np.column_stack([_TRUTH, 1 - _TRUTH])
+        perfect = (indicator, indicator + 0.5)
+        poor = (indicator, np.column_stack([_POOR_SCORES, 1 - _POOR_SCORES[::-1]]))
     else:
         perfect, poor = (_TRUTH, _TRUTH), (_TRUTH, _POOR_PREDICTION)
         if name == "expected_cost":

@@ -1,5 +1,6 @@
-"""Metrics: ranking (ROC/PR curves and areas, lift), confusion matrices, costs, regression,
-probabilistic predictions (log loss, Brier score, calibration).
+"""Metrics: ranking (ROC/PR curves and areas, lift, label ranking of multilabel scores),
+confusion matrices, costs, regression, probabilistic predictions (log loss, Brier score,
+calibration).
 
 Each submodule declares its public names in ``__all__``; this package re-exports them all
 (``tests/test_public_api.py`` checks that the two lists agree).
@@ -39,6 +40,11 @@ from assay.metrics._curves import (
     det_curve,
     precision_recall_curve,
     roc_curve,
+)
+from assay.metrics._label_ranking import (
+    coverage_error,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
 )
 from assay.metrics._lift import (
     cumulative_gain_curve,
@@ -94,6 +100,7 @@ __all__ = [
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "coverage_error",
     "cumulative_gain_curve",
     "det_curve",
     "equal_error_rate",
@@ -107,6 +114,8 @@ __all__ = [
     "fbeta_score",
     "hamming_loss",
     "jaccard_score",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
     "lift_score",
     "log_loss",
     "matthews_corrcoef",

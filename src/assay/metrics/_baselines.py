@@ -220,7 +220,11 @@ def baseline_score(
     """
     declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
     check_option(strategy, "strategy", STRATEGIES)
-    if declaration is None or declaration.computed_from in ("values", "probabilities"):
+    if declaration is None or declaration.computed_from in (
+        "values",
+        "probabilities",
+        "label_ranking",
+    ):
         raise ValueError(
             "`metric` must be a classification metric of assay (a confusion-matrix or a "
             f"ranking metric) or its name; got {name!r}."

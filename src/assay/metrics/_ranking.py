@@ -7,6 +7,7 @@ AUC, AP and the trapezoidal AUC-PR.  Ties count one half everywhere.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,15 @@ from assay._validation import (
     reject_sparse,
     two_column_scores_message,
 )
+from assay.metrics._label_ranking import is_multilabel_target
 from assay.metrics._multiclass_ranking import MulticlassData, one_vs_one, one_vs_rest
+from assay.metrics._multilabel_ranking import (
+    average_precision_summary,
+    multilabel_score,
+    one_hot_score,
+    pr_auc_summary,
+    roc_auc_summary,
+)
 from assay.metrics._sorted import SortedBinary, sort_binary, warn_undefined
 
 __all__ = [
@@ -150,6 +159,21 @@ def _check_max_fpr(max_fpr: Any) -> float | None:
     return float(max_fpr)
 
 
+def _refuse_binary_options(pos_label: Any, labels: Any = None) -> None:
+    """Raise for options of binary (``pos_label``) or multi-class (``labels``) targets
+    given with a multilabel or one-hot problem, whose positive value is 1."""
+    if pos_label not in (None, 1):
+        raise ValueError(
+            f"`pos_label` applies to binary targets only (a multilabel or multi-class "
+            f"target's positive value is 1); leave it as None, got {pos_label!r}."
+        )
+    if labels is not None:
+        raise ValueError(
+            "`labels` applies to multi-class targets only; a multilabel `y_true` names "
+            "its labels by column."
+        )
+
+
 def _refuse_binary_two_columns(y_true: Any, score_array: np.ndarray) -> None:
     """Raise for the two columns of ``predict_proba`` given with a binary target."""
     if score_array.shape[1] == 2 and few_distinct_values(as_1d(y_true, "y_true"), 2) is not None:
@@ -167,28 +191,36 @@ def roc_auc_score(
     labels: Any = None,
     pos_label: Any = None,
 ) -> Any:
-    """Area under the ROC curve, binary or multi-class (one-vs-rest or Hand & Till).
+    """Area under the ROC curve: binary, multi-class (one-vs-rest or Hand & Till) or
+    multilabel.
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
         Targets. Binary targets with labels other than {0, 1}, {-1, 1} or booleans
-        need ``pos_label``; more than two classes need a 2-D ``y_score``.
-    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        need ``pos_label``; more than two classes need a 2-D ``y_score``. A 2-D 0/1
+        indicator (or a scipy.sparse one) is a multilabel target: each column is a
+        binary problem scored by the same column of ``y_score``.
+    y_score : array-like of shape (n_samples,), (n_samples, n_classes) or \
+(n_samples, n_labels)
         Binary: scores of the positive class (any real values); the two columns of
         ``predict_proba`` for a binary target are refused (pass the positive class's
         column, ``y_score[:, 1]``) unless ``multi_class`` asks for them. Multi-class:
         probabilities of each class, rows summing to 1, columns ordered like
-        ``labels``.
-    average : {"macro", "weighted", "micro"} or None, default="macro"
-        Multi-class only. "macro": unweighted mean over classes (or class pairs);
-        "weighted": weighted by class (pair) prevalence; "micro" (one-vs-rest only):
-        one binary AUC over the raveled indicator matrix; None (one-vs-rest only):
-        the per-class areas.
+        ``labels``. Multilabel: any finite scores, one column per label.
+    average : {"macro", "weighted", "micro", "samples"} or None, default="macro"
+        Multi-class and multilabel. "macro": unweighted mean over classes, labels (or
+        class pairs); "weighted": weighted by class (pair) prevalence, or by each
+        label's positive weight (labels without positives do not enter); "micro"
+        (one-vs-rest and multilabel): one binary AUC over the raveled indicator
+        matrix; "samples" (multilabel only): the AUC of each row over its labels,
+        averaged over rows with the sample weights; None (one-vs-rest and
+        multilabel): the per-class or per-label areas.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; zero-weight rows are ignored.
     max_fpr : float in (0, 1], default=None
-        Binary only: the McClish-standardized partial area over FPR in [0, max_fpr].
+        Binary and multilabel: the McClish-standardized partial area over FPR in
+        [0, max_fpr] (of each label, or row, or of the raveled matrix).
     multi_class : {"raise", "ovr", "ovo"}, default="raise"
         Multi-class strategy; "raise" refuses multi-class input.
     labels : array-like of shape (n_classes,), default=None
@@ -212,7 +244,9 @@ def roc_auc_score(
     -----
     UndefinedMetricWarning
         A single class in ``y_true``, or (multi-class) a class of ``labels`` without
-        samples in ``y_true``, named in the message: that area is NaN.
+        samples in ``y_true``, or (multilabel) a label column or, for "samples", a row
+        without both positives and negatives, named in the message: that area is NaN
+        (and so is a mean over it).
 
     Notes
     -----
@@ -245,8 +279,18 @@ def roc_auc_score(
     0.75
     >>> assay.roc_auc_score([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])  # a tie counts 1/2
     0.875
+    >>> y_true = [[1, 0], [0, 1], [1, 1], [0, 0]]  # multilabel: two labels
+    >>> y_score = [[0.9, 0.2], [0.3, 0.8], [0.6, 0.4], [0.1, 0.5]]
+    >>> assay.roc_auc_score(y_true, y_score, average=None)
+    array([1.  , 0.75])
     """
     check_option(multi_class, "multi_class", ("raise", "ovr", "ovo"))
+    if is_multilabel_target(y_true):
+        _refuse_binary_options(pos_label, labels)
+        max_fpr = _check_max_fpr(max_fpr)
+        area = partial(roc_auc_from_sorted, max_fpr=max_fpr)
+        summary = roc_auc_summary(area, max_fpr)
+        return multilabel_score(y_true, y_score, sample_weight, summary, average, stacklevel=2)
     reject_sparse(y_score, "y_score")
     score_array = np.asarray(y_score)
     multiclass_input = score_array.ndim == 2 and score_array.shape[1] > 1
@@ -290,14 +334,18 @@ def average_precision_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Targets (binary; or multi-class with a 2-D ``y_score``, one-vs-rest).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Targets: binary; multi-class with a 2-D ``y_score`` (one-vs-rest, classes in
+        sorted order); or a multilabel 0/1 indicator (dense or scipy.sparse).
     y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Scores of the positive class; or per-class probabilities for multi-class.
-        Two columns for a binary target (``predict_proba``) are refused: pass the
-        positive class's column, ``y_score[:, 1]``.
-    average : {"macro", "weighted", "micro"} or None, default="macro"
-        Multi-class averaging of the one-vs-rest values (as in :func:`roc_auc_score`).
+        Scores of the positive class; or one column of scores per class (any finite
+        values, e.g. ``decision_function``) or per label. Two columns for a binary
+        target (``predict_proba``) are refused: pass the positive class's column,
+        ``y_score[:, 1]``.
+    average : {"macro", "weighted", "micro", "samples"} or None, default="macro"
+        Multi-class and multilabel averaging of the per-class (per-label) values, as
+        in :func:`roc_auc_score`; "samples" averages the AP of each row over its
+        labels (classes).
     pos_label : int, float, bool or str, default=None
         Binary only: the positive class.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -311,7 +359,8 @@ def average_precision_score(
     Warns
     -----
     UndefinedMetricWarning
-        Without positives AP is 0/0: NaN (scikit-learn returns 0 in that case).
+        Without positives AP is 0/0: NaN (scikit-learn returns 0 in that case); the
+        labels (or rows, for "samples") without positives are named.
 
     Notes
     -----
@@ -327,15 +376,16 @@ def average_precision_score(
     >>> round(assay.average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
     0.833333
     """
+    summary = average_precision_summary(average_precision_from_sorted)
+    if is_multilabel_target(y_true):
+        _refuse_binary_options(pos_label)
+        return multilabel_score(y_true, y_score, sample_weight, summary, average, stacklevel=2)
     reject_sparse(y_score, "y_score")
     score_array = np.asarray(y_score)
     if score_array.ndim == 2 and score_array.shape[1] > 1:
         _refuse_binary_two_columns(y_true, score_array)
-        check_option(average, "average", ("macro", "weighted", "micro", None))
-        if pos_label not in (None, 1):
-            raise ValueError("`pos_label` applies to binary targets only; leave it as None.")
-        problem = MulticlassData(y_true, score_array, None, sample_weight)
-        return one_vs_rest(problem, average_precision_from_sorted, average, stacklevel=2)
+        _refuse_binary_options(pos_label)
+        return one_hot_score(y_true, score_array, sample_weight, summary, average, stacklevel=2)
     data = sort_binary(y_true, score_array, pos_label=pos_label, sample_weight=sample_weight)
     return average_precision_from_sorted(data, stacklevel=2)
 
@@ -345,17 +395,19 @@ def pr_auc_score(
     y_score: Any,
     *,
     method: str = "trapezoid",
+    average: str | None = "macro",
     pos_label: Any = None,
     sample_weight: Any = None,
-) -> float:
+) -> Any:
     """Area under the precision-recall curve, by a named interpolation rule.
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary targets.
-    y_score : array-like of shape (n_samples,)
-        Scores; higher means more positive.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Binary targets; or multi-class with a 2-D ``y_score`` (one-vs-rest); or a
+        multilabel 0/1 indicator (dense or scipy.sparse).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores; higher means more positive (one column per class or label).
     method : {"trapezoid", "interpolated", "11-point"}, default="trapezoid"
         "trapezoid": straight lines between consecutive points, starting from the
         pseudo-point (recall 0, precision 1) (Wu, "Evaluation", exercise 5(a)).
@@ -363,19 +415,24 @@ def pr_auc_score(
         the best precision at any recall >= r (PASCAL VOC 2010 onwards).
         "11-point": mean interpolated precision at recall 0, 0.1, ..., 1 (PASCAL VOC
         2007).
+    average : {"macro", "weighted", "micro", "samples"} or None, default="macro"
+        Multi-class and multilabel averaging, as in :func:`average_precision_score`
+        ("samples" scans each row on its own: slower than the other averages).
     pos_label : int, float, bool or str, default=None
-        The positive class.
+        Binary only: the positive class.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; zero-weight rows are ignored.
 
     Returns
     -------
-    float
+    float or ndarray
+        The area, or the per-class (per-label) areas for ``average=None``.
 
     Warns
     -----
     UndefinedMetricWarning
-        Without positives the area is undefined: NaN.
+        Without positives the area is undefined: NaN (the labels or rows without
+        positives are named).
 
     Notes
     -----
@@ -411,6 +468,14 @@ def pr_auc_score(
     0.690556
     """
     check_option(method, "method", tuple(PR_AUC_SCANS))
+    summary = pr_auc_summary(partial(pr_auc_from_sorted, method=method))
+    if is_multilabel_target(y_true):
+        _refuse_binary_options(pos_label)
+        return multilabel_score(y_true, y_score, sample_weight, summary, average, stacklevel=2)
+    if np.ndim(y_score) == 2 and np.shape(y_score)[1] > 1:
+        _refuse_binary_two_columns(y_true, np.asarray(y_score))
+        _refuse_binary_options(pos_label)
+        return one_hot_score(y_true, y_score, sample_weight, summary, average, stacklevel=2)
     data = sort_binary(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return pr_auc_from_sorted(data, method=method, stacklevel=2)
 

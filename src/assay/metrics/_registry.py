@@ -17,6 +17,8 @@ depends on:
   above, computed from the rows themselves.
 * ``"probabilities"`` -- computed from the rows of probabilistic forecasts (log loss,
   Brier score, calibration errors): resampled through the generic path, like ``"values"``.
+* ``"label_ranking"`` -- a mean over the rows of multilabel scores (coverage error):
+  a row is one resampling unit of the generic path.
 
 Resampling, the protocols, the result summaries, the invariance tests and the
 benchmarks read these declarations instead of dispatching on a chain of
@@ -59,6 +61,7 @@ from assay.metrics import (
     _calibration,
     _classification,
     _costs,
+    _label_ranking,
     _lift,
     _probabilistic,
     _ranking,
@@ -84,7 +87,7 @@ from assay.metrics._ranges import metric_range as metric_range
 
 __all__: list[str] = []
 
-ComputedFrom = Literal["confusion", "ranking", "values", "probabilities"]
+ComputedFrom = Literal["confusion", "ranking", "values", "probabilities", "label_ranking"]
 
 
 class ScanPasses(NamedTuple):
@@ -246,7 +249,7 @@ def _values_metric(
     range_of_options: Callable[..., tuple[float, float]] | None = None,
 ) -> MetricDeclaration:
     """A mean over the rows (a regression loss or score), or a metric of the rows of
-    probabilistic forecasts (``computed_from="probabilities"``)."""
+    probabilistic forecasts or multilabel scores (``computed_from``)."""
     return MetricDeclaration(
         function.__name__,
         function,
@@ -461,6 +464,12 @@ METRICS: dict[str, MetricDeclaration] = {
             value_range=NON_NEGATIVE,
             range_of_options=_lift.lift_range,
             variants=tuple({"fraction": fraction} for fraction in (0.1, 0.37, 1.0)),
+        ),
+        *(
+            _values_metric(
+                f, name, greater_is_better=g, value_range=r, computed_from="label_ranking"
+            )
+            for f, name, g, r in _label_ranking.DECLARATIONS
         ),
         _values_metric(
             _regression.mean_squared_error,

@@ -34,6 +34,11 @@ from ._curves import confusion_matrix_at_thresholds, det_curve, precision_recall
 from ._decomposition import bayes_error_rate, bootstrap_632, decompose
 from ._delong import auc_ci, delong_covariance, delong_test, delong_test_unpaired
 from ._intervals import difference_ci, error_rate_ci, mean_ci, proportion_ci
+from ._label_ranking import (
+    coverage_error,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
+)
 from ._lift import cumulative_gain_curve, lift_score
 from ._multilabel import hamming_loss, jaccard_score, multilabel_confusion_matrix, zero_one_loss
 from ._probabilistic import (
@@ -98,6 +103,7 @@ __all__ = [
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "corrected_resampled_ttest",
+    "coverage_error",
     "cumulative_gain_curve",
     "decompose",
     "delong_covariance",
@@ -119,6 +125,8 @@ __all__ = [
     "ftest_5x2cv",
     "hamming_loss",
     "jaccard_score",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
     "lift_score",
     "log_loss",
     "matthews_corrcoef",

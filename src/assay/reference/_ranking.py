@@ -25,6 +25,7 @@ from ._exact import (
     to_float_array,
     values_of,
 )
+from ._label_ranking import is_multilabel, multilabel_average, one_hot
 
 __all__ = [
     "average_precision_score",
@@ -291,6 +292,10 @@ def roc_auc_score(
     >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], max_fpr=0.5)
     0.6666666666666666
     """
+    if is_multilabel(y_true):
+        return multilabel_average(
+            roc_auc_score, y_true, y_score, sample_weight, average, max_fpr=max_fpr
+        )
     if np.ndim(y_score) == 2:
         if max_fpr is not None and max_fpr != 1:
             raise ValueError("max_fpr is available for binary targets only.")
@@ -357,6 +362,13 @@ def average_precision_score(
     >>> average_precision_score([1, 2, 1, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5], pos_label=1)
     0.8055555555555556
     """
+    if is_multilabel(y_true):
+        return multilabel_average(average_precision_score, y_true, y_score, sample_weight, average)
+    if np.ndim(y_score) == 2 and average == "samples":
+        indicator = one_hot(y_true)
+        return multilabel_average(
+            average_precision_score, indicator, y_score, sample_weight, average
+        )
     if np.ndim(y_score) == 2:
         truth, columns, classes, weights, denominator = _multiclass_inputs(
             y_true, y_score, sample_weight, None
@@ -370,17 +382,21 @@ def pr_auc_score(
     y_score: Any,
     *,
     method: str = "trapezoid",
+    average: str | None = "macro",
     pos_label: Any = None,
     sample_weight: Any = None,
-) -> float:
+) -> Any:
     """Area under the precision-recall curve, by one of three named rules.
 
     Parameters
     ----------
     y_true, y_score, pos_label, sample_weight
-        Binary targets and scores, as in :func:`average_precision_score`.
+        Binary targets and scores, as in :func:`average_precision_score`; a
+        multilabel indicator, or multi-class labels with one score column per class.
     method : {'trapezoid', 'interpolated', '11-point'}, default='trapezoid'
         How the area between the curve points is counted.
+    average : {'macro', 'weighted', 'micro', 'samples', None}, default='macro'
+        Multilabel and multi-class (one-hot) averaging of the per-label areas.
 
     Returns
     -------
@@ -413,6 +429,11 @@ def pr_auc_score(
     >>> pr_auc_score(labels, scores, method="11-point")  # 28/33
     0.8484848484848485
     """
+    if is_multilabel(y_true) or np.ndim(y_score) == 2:
+        indicator = y_true if is_multilabel(y_true) else one_hot(y_true)
+        return multilabel_average(
+            pr_auc_score, indicator, y_score, sample_weight, average, method=method
+        )
     counts = sweep(y_true, y_score, pos_label, sample_weight)
     if counts.total_positive == 0:
         return NAN
