@@ -77,6 +77,7 @@ def test_the_serial_bootstrap_kernel_gives_the_parallel_values(options, scheme, 
     ("options", "scheme"),
     [
         (RocAuc(), resample.MULTINOMIAL),
+        (RocAuc(), resample.STRATIFIED),
         (AveragePrecision(), resample.POISSON),
         (PartialRocAuc(0.3), resample.MULTINOMIAL),  # one by one: it records its groups
     ],

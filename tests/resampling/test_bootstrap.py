@@ -19,6 +19,11 @@ from assay.resampling import _plans, _resampling
 
 # The kernels accumulate float64 sums; the reference computes exactly and rounds once.
 FLOAT_RTOL = 1e-12
+# The streamed kernel runs on one worker below: its serial kernel, the threads' function
+# itself, whose values equal the parallel kernel's bit for bit on 2 and 3 threads
+# (tests/_kernels/test_serial_kernels.py).  Compiling the parallel kernel for every scan
+# and scheme here cost most of this file's time with an empty kernel cache.
+ONE_WORKER = 1
 
 
 def naive_ranking_metric(y, s, sample_weight, name, **options):
@@ -158,7 +163,9 @@ def test_streamed_replicates_equal_the_reference_on_their_counts(name, options, 
     assert atoms.cells == (data_kind == "tied")
     draw = resample.Draw(scheme, np.uint64(12345), 0)
     out = np.empty(3)
-    streaming.bootstrap_ranking(atoms, plan.clusters, scan_options(name, options), draw, out, 2)
+    streaming.bootstrap_ranking(
+        atoms, plan.clusters, scan_options(name, options), draw, out, ONE_WORKER
+    )
     for r in range(out.shape[0]):
         value, counts = streaming.traced_replicate(
             atoms, plan.clusters, scan_options(name, options), draw._replace(first_replicate=r)

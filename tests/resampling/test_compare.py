@@ -21,6 +21,11 @@ from assay.resampling import _plans
 from assay.resampling._compare import paired_comparison
 
 FLOAT_RTOL = 1e-12
+# The kernels below run on one worker: their serial kernel, the threads' function itself.
+# Its values equal the parallel kernel's bit for bit on 2 and 3 threads
+# (tests/_kernels/test_serial_kernels.py); compiling the parallel kernel once more for
+# every scheme and scan here cost most of this file's time with an empty kernel cache.
+ONE_WORKER = 1
 
 
 def two_models(n=400, seed=0, tied=False):
@@ -46,8 +51,9 @@ def test_paired_bootstrap_replicates_share_their_row_counts(weighted, scheme):
     out_b = np.empty(4)
     draw = resample.Draw(scheme, np.uint64(77), 0)
     streaming.paired_bootstrap_ranking(
-        plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw, out_a, out_b, 2
-    )
+        plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw, out_a, out_b,
+        ONE_WORKER,
+    )  # fmt: skip
     for r in range(4):
         value_a, counts = streaming.traced_replicate(
             plan.a, plan.clusters, RocAuc(), draw._replace(first_replicate=r)
@@ -89,8 +95,8 @@ def test_paired_bootstrap_in_lanes_equals_the_one_by_one_kernel(weighted, scheme
         found = np.empty(21), np.empty(21)
         draw = resample.Draw(scheme, np.uint64(78), 3)
         arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, draw)
-        streaming.paired_bootstrap_ranking(*arguments, *expected, 2)
-        paired.paired_bootstrap_lanes(*arguments, *found, 2)
+        streaming.paired_bootstrap_ranking(*arguments, *expected, ONE_WORKER)
+        paired.paired_bootstrap_lanes(*arguments, *found, ONE_WORKER)
         np.testing.assert_array_equal(found[0], expected[0])
         np.testing.assert_array_equal(found[1], expected[1])
 
@@ -107,8 +113,8 @@ def test_paired_bootstrap_in_lanes_redoes_a_count_too_large_for_a_byte():
     found = np.empty(10), np.empty(10)
     draw = resample.Draw(resample.POISSON, np.uint64(79), 0)
     arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw)
-    streaming.paired_bootstrap_ranking(*arguments, *expected, 2)
-    paired.paired_bootstrap_lanes(*arguments, *found, 2)
+    streaming.paired_bootstrap_ranking(*arguments, *expected, ONE_WORKER)
+    paired.paired_bootstrap_lanes(*arguments, *found, ONE_WORKER)
     _, counts = streaming.traced_replicate(plan.a, plan.clusters, RocAuc(), draw)
     assert counts.max() > 255
     np.testing.assert_array_equal(found[0], expected[0])
