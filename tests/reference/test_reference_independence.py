@@ -189,6 +189,11 @@ def test_every_public_name_is_exported() -> None:
         "calibration_curve",
         "expected_calibration_error",
         "maximum_calibration_error",
+        # multilabel targets
+        "multilabel_confusion_matrix",
+        "hamming_loss",
+        "jaccard_score",
+        "zero_one_loss",
     }
     assert set(assay.reference.__all__) == expected
     for name in expected:
