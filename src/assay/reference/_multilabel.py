@@ -176,6 +176,12 @@ def jaccard_score(
     -------
     float or ndarray
         The index (one per class or label for ``average=None``).
+
+    Notes
+    -----
+    The cells are counted one sample and one label at a time with exact fractions;
+    'samples' computes the index of each row's label sets and averages them with the
+    weights (Tsoumakas, Katakis and Vlahavas, "Mining multi-label data", 2010).
     """
     if is_indicator(y_true) or is_indicator(y_pred):
         return multilabel_rate(
@@ -217,6 +223,11 @@ def multilabel_confusion_matrix(
     -------
     ndarray of shape (n_outputs, 2, 2)
         Weighted counts as float64.
+
+    Notes
+    -----
+    Each label's column (or each class against the rest, or each sample's row) is a
+    binary problem whose four cells are counted one sample at a time, exactly.
     """
     if is_indicator(y_true) or is_indicator(y_pred):
         if samplewise:
@@ -280,6 +291,11 @@ def zero_one_loss(
     -------
     float
         The loss.
+
+    Notes
+    -----
+    A multilabel sample is wrong when its set of labels differs from the predicted set in
+    any label (the subset 0-1 loss); the sum is exact, in fractions.
     """
     if is_indicator(y_true) or is_indicator(y_pred):
         mismatches, _ = _mismatches(y_true, y_pred)
@@ -308,6 +324,11 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     -------
     float
         ``sum_i w_i |T_i xor P_i| / (L sum_i w_i)``.
+
+    Notes
+    -----
+    Each (sample, label) pair is compared on its own and the weighted count of
+    disagreements is summed exactly, in fractions.
     """
     if not (is_indicator(y_true) or is_indicator(y_pred)):
         return zero_one_loss(y_true, y_pred, sample_weight=sample_weight)
