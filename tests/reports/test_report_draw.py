@@ -29,8 +29,8 @@ from assay.resampling._paired_replicates import PairedReplicates
 from assay.resampling._plans import paired_stream_plan
 
 SEED = 20261127
-N_ROWS = 300
-N_RESAMPLES = 12  # small: every replicate is recomputed by the reference
+N_ROWS = 150
+N_RESAMPLES = 10  # small: every replicate is recomputed by the reference
 MODELS = ("a", "b", "c")
 THRESHOLD = 0.5
 COST = [[0.0, 1.0], [5.0, 0.0]]
