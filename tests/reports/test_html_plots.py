@@ -89,7 +89,9 @@ class _Ids(HTMLParser):
             self.svgs.append(attributes["id"])
 
 
-def test_curves_are_the_public_bands_with_the_reports_settings(result, data) -> None:
+def test_curves_are_the_public_curves_banded_from_the_reports_draw(result, data) -> None:
+    # The curves are the data's own (those of the public bands); the bands come from the
+    # report's draw (checked against the reference in test_report_draw.py).
     settings = dict(n_resamples=N_RESAMPLES, rng=SEED, kind="simultaneous")
     for model in result.models:
         roc = assay.roc_band(data["y"], data[model.name], grid=np.linspace(0, 1, 101), **settings)
@@ -97,18 +99,20 @@ def test_curves_are_the_public_bands_with_the_reports_settings(result, data) -> 
         pr = assay.precision_recall_band(data["y"], data[model.name], grid=grid, **settings)
         for band in (roc, pr):
             drawn = model.curve(band.curve)
-            assert drawn.kind == "simultaneous"
-            for name in ("grid", "estimate", "lower", "upper"):
+            assert drawn.kind == "simultaneous" and "unstratified" in drawn.method
+            for name in ("grid", "estimate"):
                 np.testing.assert_array_equal(getattr(drawn, name), getattr(band, name))
+            assert np.all(np.asarray(drawn.lower) <= drawn.estimate)
+            assert np.all(np.asarray(drawn.upper) >= drawn.estimate)
 
 
 def test_curves_are_in_the_json_document(result) -> None:
     document = result.to_dict()
-    assert document["schema"] == "assay.report/1"  # new keys only: no new version
+    assert document["schema"] == "assay.report/2"  # the bands' replicates changed
     assert document["notes"] == []
     curves = document["models"][1]["curves"]
     assert [curve["curve"] for curve in curves] == ["roc", "precision_recall"]
-    assert set(curves[0]) == {"curve", "kind", "grid", "estimate", "lower", "upper"}
+    assert set(curves[0]) == {"curve", "kind", "grid", "estimate", "lower", "upper", "method"}
     assert curves[0]["upper"] == list(result.model("poor").curve("roc").upper)
 
 

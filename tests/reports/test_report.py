@@ -77,8 +77,10 @@ def test_ranking_rows_are_the_functions(result, data, name) -> None:
     delong = assay.auc_ci(y, score)
     assert model.row("roc_auc").estimate == delong.estimate
     assert model.row("roc_auc").interval == _interval(delong)
-    booted = assay.bootstrap(assay.roc_auc_score, y, score, n_resamples=N_RESAMPLES, rng=SEED)
-    assert model.row("roc_auc_bootstrap").interval == _interval(booted)
+    if name == MODELS[0]:  # the report's draw is the first model's bootstrap (untied scores);
+        # the others' rows are checked against the reference on that draw (test_report_draw)
+        booted = assay.bootstrap(assay.roc_auc_score, y, score, n_resamples=N_RESAMPLES, rng=SEED)
+        assert model.row("roc_auc_bootstrap").interval == _interval(booted)
     assert model.row("average_precision").estimate == assay.average_precision_score(y, score)
     assert model.row("pr_auc").estimate == assay.pr_auc_score(y, score)
     assert model.row("equal_error_rate").estimate == assay.equal_error_rate(y, score)
@@ -102,9 +104,9 @@ def test_threshold_rows_are_the_functions(result, data, name) -> None:
         ("expected_cost", assay.expected_cost, {"cost_matrix": np.asarray(COST)}),
     ]
     for key, metric, keywords in cases:
+        # the intervals come from the report's draw: checked in test_report_draw.py
         direct = assay.bootstrap(metric, y, pred, n_resamples=N_RESAMPLES, rng=SEED, **keywords)
         assert model.row(key).estimate == direct.estimate, key
-        assert model.row(key).interval == _interval(direct), key
 
 
 def test_majority_baseline_by_hand(result, data) -> None:
@@ -140,14 +142,14 @@ def test_pairs_are_the_functions(result, data) -> None:
             assay.roc_auc_score, y, data[a], data[b], n_resamples=N_RESAMPLES, rng=SEED
         )
         assert pair.row("roc_auc_bootstrap").estimate == auc.difference
-        assert pair.row("roc_auc_bootstrap").interval == _interval(auc)
-        assert pair.row("roc_auc_bootstrap").pvalue == auc.pvalue
+        if a == MODELS[0]:  # the report's draw is compare's draw of the first model's pairs
+            assert pair.row("roc_auc_bootstrap").interval == _interval(auc)
+            assert pair.row("roc_auc_bootstrap").pvalue == auc.pvalue
         f1 = assay.compare(
             assay.f1_score, y, pred_a, pred_b, n_resamples=N_RESAMPLES, rng=SEED,
             zero_division=np.nan,
         )  # fmt: skip
-        assert pair.row("f1_bootstrap").estimate == f1.difference
-        assert pair.row("f1_bootstrap").interval == _interval(f1)
+        assert pair.row("f1_bootstrap").estimate == f1.difference  # its interval: the draw's
 
 
 @pytest.mark.parametrize("key", ["delong", "mcnemar", "roc_auc_bootstrap", "f1_bootstrap"])
@@ -328,7 +330,7 @@ def test_schema_and_json(result) -> None:
     import json
 
     document = json.loads(result.to_json())
-    assert document["schema"] == SCHEMA == "assay.report/1"
+    assert document["schema"] == SCHEMA == "assay.report/2"
     assert set(document) == {"schema", "data", "settings", "models", "pairs", "notes"}
     first = document["models"][0]
     assert first["name"] == "a" and len(first["confusion_matrix"]) == 2
@@ -386,10 +388,9 @@ def test_progress_lines_on_standard_error(data, capsys) -> None:
     assert capsys.readouterr().err == ""
 
 
-def test_roc_auc_bootstrap_of_a_model_reuses_its_paired_replicates(data, monkeypatch) -> None:
-    # A paired bootstrap draws model A's replicates as the bootstrap of A alone does:
-    # with untied scores only the last model is bootstrapped on its own, and every row
-    # still equals the public function's (test_ranking_rows_are_the_functions).
+def test_roc_auc_bootstrap_rows_come_from_the_reports_draw(data, monkeypatch) -> None:
+    # One draw serves every model's ROC AUC row: no model is bootstrapped on its own, and
+    # the first model's row is still the public function's (untied scores).
     calls = []
     public = assay.bootstrap
 
@@ -399,23 +400,21 @@ def test_roc_auc_bootstrap_of_a_model_reuses_its_paired_replicates(data, monkeyp
 
     monkeypatch.setattr(assay, "bootstrap", counted)
     result = assay.report(data, target="y", scores=list(MODELS), n_resamples=N_RESAMPLES, rng=SEED)
-    assert calls.count("roc_auc_score") == 1
-    for name in MODELS:
-        direct = public(
-            assay.roc_auc_score, data["y"], data[name], n_resamples=N_RESAMPLES, rng=SEED
-        )
-        assert result.model(name).row("roc_auc_bootstrap").interval == _interval(direct)
-
-
-def test_roc_auc_bootstrap_of_tied_scores_is_drawn_on_its_own(data) -> None:
-    # Tied scores lay the rows out differently alone than in a pair: the model is
-    # bootstrapped on its own, and its row is still the public function's.
-    tied = dict(data, a=np.round(data["a"], 1))
-    result = assay.report(tied, target="y", scores=["a", "b"], n_resamples=N_RESAMPLES, rng=SEED)
-    direct = assay.bootstrap(
-        assay.roc_auc_score, tied["y"], tied["a"], n_resamples=N_RESAMPLES, rng=SEED
-    )
+    assert calls.count("roc_auc_score") == 0
+    direct = public(assay.roc_auc_score, data["y"], data["a"], n_resamples=N_RESAMPLES, rng=SEED)
     assert result.model("a").row("roc_auc_bootstrap").interval == _interval(direct)
+
+
+def test_weighted_report_bootstraps_roc_auc_as_before(data) -> None:
+    # With weights (or groups, or the Poisson bootstrap) the report keeps compare's paired
+    # bootstraps: every pair is compare's, and the last model is bootstrapped on its own.
+    result = assay.report(data, target="y", scores=["a", "b"], weight="w",
+                          n_resamples=N_RESAMPLES, rng=SEED)  # fmt: skip
+    keywords = {"sample_weight": data["w"], "n_resamples": N_RESAMPLES, "rng": SEED}
+    direct = assay.bootstrap(assay.roc_auc_score, data["y"], data["b"], **keywords)
+    assert result.model("b").row("roc_auc_bootstrap").interval == _interval(direct)
+    pair = assay.compare(assay.roc_auc_score, data["y"], data["a"], data["b"], **keywords)
+    assert result.pairs[0].row("roc_auc_bootstrap").interval == _interval(pair)
 
 
 def test_report_lets_go_of_the_label_column_it_read(data, monkeypatch) -> None:
@@ -431,14 +430,14 @@ def test_report_lets_go_of_the_label_column_it_read(data, monkeypatch) -> None:
         return table
 
     alive_then: dict[str, bool] = {}
-    comparisons = _build.auc_comparisons
+    drawing = _build.draw_replicates
 
-    def comparing(*args, **kwargs):
+    def drawn(*args, **kwargs):
         alive_then.update((name, ref() is not None) for name, ref in read.items())
-        return comparisons(*args, **kwargs)
+        return drawing(*args, **kwargs)
 
     monkeypatch.setattr(_build, "read_columns", reading)
-    monkeypatch.setattr(_build, "auc_comparisons", comparing)
+    monkeypatch.setattr(_build, "draw_replicates", drawn)
     result = assay.report("scores.parquet", target="y", scores=["a", "b"], n_resamples=5,
                           rng=SEED)  # fmt: skip
     assert alive_then == {"y": False, "a": True, "b": True}

@@ -1,7 +1,10 @@
-"""``assay.report``: every number comes from one call of a public assay function.
+"""``assay.report``: every number comes from one call of a public assay function, but for
+the bootstrap rows, paired bootstraps and bands of the default report.
 
-(Or is that call's number: a model's ROC AUC bootstrap interval is made from the replicates
-its paired comparison drew when they are those the bootstrap of the model alone draws.)
+Those come from the report's one draw of replicates (:mod:`assay.reports._draw`) when the
+rows are unweighted and ungrouped and the bootstrap is multinomial: every model's bootstrap
+intervals and bands, and every pair's ROC AUC and F1 differences, are read off the same
+replicates (:mod:`assay.reports._drawn_cells` for the threshold metrics).
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -19,18 +21,23 @@ from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
 from assay.reports._baseline_tests import GROUPS_NOTE, baseline_tests
-from assay.reports._curves import with_curves
-from assay.reports._pairs import holm_pairs, paired_test_row
+from assay.reports._curves import CURVE_GRIDS, with_curves
+from assay.reports._draw import draw_replicates
+from assay.reports._drawn_cells import cell_matrices, drawn_f1_pairs, drawn_metric, joint_codes
+from assay.reports._pairs import pair_reports
 from assay.reports._progress import Steps, Warnings
-from assay.reports._replicates import auc_bootstrap, auc_comparisons, shared_replicates
+from assay.reports._replicates import (
+    auc_bootstrap,
+    auc_comparisons,
+    drawn_comparisons,
+    shared_replicates,
+)
 from assay.reports._resampling import Arguments, check_resampling, is_dask_frame
 from assay.reports._result import (
     MetricRow,
     ModelReport,
-    PairReport,
     Report,
     Settings,
-    TestRow,
     data_summary,
 )
 
@@ -233,7 +240,8 @@ def report(
     confidence_level : float, default=0.95
     rng : None, int or numpy.random.Generator
         Resolved once to the report's seed (``settings.rng_seed``); every resampled
-        number is the assay function called with ``rng=settings.rng_seed``.
+        number is the assay function called with ``rng=settings.rng_seed``, or (the
+        bootstrap rows, the paired bootstraps and the bands, see Notes) the report's draw.
     resampling : {"multinomial", "poisson"}, optional
         How the bootstrap draws its replicates (``settings.resampling``): n rows from the
         n rows (the classical bootstrap; the default on one machine), or every row
@@ -279,6 +287,17 @@ def report(
     as ``majority_class`` and ``alternative='less'`` (the model's error rate or expected
     cost is lower): McNemar's exact test for the unweighted error rate, the paired
     bootstrap otherwise.
+
+    Unweighted and ungrouped, with the multinomial bootstrap, the report draws ONE set
+    of replicates (the classical, unstratified bootstrap, drawn over the first model's
+    sorted rows as :func:`assay.compare` draws it) and reads every model's ROC AUC, ROC
+    curve, precision-recall curve and confusion matrix off each replicate: a pair's
+    replicate differences are exactly the difference of its two models' replicates.  The
+    first model's ROC AUC interval (untied scores) and its ROC AUC pairs are those of
+    :func:`assay.bootstrap` and :func:`assay.compare`; the bands are made as
+    :func:`assay.roc_band` makes its own, from these unstratified replicates (the
+    standalone bands keep the class sizes fixed).  The tests against the baseline are
+    :func:`assay.compare_to_baseline`'s own draws.
 
     On Dask (a dask DataFrame) every number is computed by :mod:`assay.dask` or, for the
     confusion-matrix quantities, by the same single-machine code given the confusion
@@ -382,11 +401,35 @@ def report(
     caught = Warnings()
     with caught.about("majority-class baseline"):
         baseline = _baseline(y_true, majority, cost_matrix, common)
-    if len(score_names) > 1:
-        steps("paired bootstrap of ROC AUC")
-    with caught.about("paired tests"):
-        auc_pairs = auc_comparisons(score_names, y_true, y_scores, resampled)
-    auc_replicates = shared_replicates(score_names, auc_pairs)
+    drawn = None
+    matrices: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    f1_pairs = None
+    if resampling == "multinomial" and sample_weight is None and groups is None:
+        # one draw: every model's ROC AUC replicates, curves and confusion matrices
+        steps("bootstrap replicates")
+        codes = joint_codes(y_true, [y_preds[name] for name in score_names])
+        drawn = draw_replicates(
+            y_true, y_scores, CURVE_GRIDS, n_resamples, seed, progress, codes=codes
+        )
+        with caught.about("paired tests"):
+            auc_pairs, auc_replicates = drawn_comparisons(
+                score_names, y_true, y_scores, drawn.models, resampled
+            )
+        if codes is not None and drawn.cells is not None:
+            data_cells = np.bincount(codes, minlength=drawn.cells.shape[1])[None, :]
+            for index, name in enumerate(score_names):
+                matrices[name] = (
+                    cell_matrices(drawn.cells, index),
+                    cell_matrices(data_cells, index)[0],
+                )
+            with caught.about("paired tests"):
+                f1_pairs = drawn_f1_pairs(score_names, y_true, y_preds, matrices, resampled)
+    else:
+        if len(score_names) > 1:
+            steps("paired bootstrap of ROC AUC")
+        with caught.about("paired tests"):
+            auc_pairs = auc_comparisons(score_names, y_true, y_scores, resampled)
+        auc_replicates = shared_replicates(score_names, auc_pairs)
     models = []
     for index, name in enumerate(score_names):
         steps(f"model {name!r}")
@@ -405,6 +448,7 @@ def report(
                     resampled,
                     baseline,
                     auc_replicates.get(name),
+                    matrices.get(name),
                 )
             )
         with caught.about(f"model {name!r} against the majority-class baseline"):
@@ -412,12 +456,14 @@ def report(
             models[-1] = replace(models[-1], baseline_tests=tests)
     steps("paired tests")
     with caught.about("paired tests"):
-        pairs = _pairs(
-            score_names, y_true, y_scores, y_preds, confidence_level, common, resampled, auc_pairs
-        )
+        pairs = pair_reports(
+            score_names, y_true, y_scores, y_preds, confidence_level, common, resampled,
+            auc_pairs, f1_pairs,
+        )  # fmt: skip
     steps("curves")
     with caught.about("curves"):
-        curved, notes = with_curves(tuple(models), y_true, y_scores, summary, settings)
+        replicates = None if drawn is None else drawn.models
+        curved, notes = with_curves(tuple(models), replicates, summary, settings)
     caught.emit()
     if group is not None:
         notes = (*notes, DELONG_GROUPS_NOTE, GROUPS_NOTE)
@@ -485,6 +531,7 @@ def _model(
     resampled: dict,
     baseline: dict[str, float],
     auc_replicates: tuple[float, np.ndarray] | None,
+    drawn_matrices: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> ModelReport:
     import assay
 
@@ -525,7 +572,11 @@ def _model(
         )
     )
     for key, label, function, keywords in _threshold_metrics(cost_matrix):
-        result = assay.bootstrap(function, y_true, y_pred, **resampled, **keywords)
+        result = None
+        if drawn_matrices is not None:  # the report's draw: its replicates' matrices, the data's
+            result = drawn_metric(function, keywords, y_true, y_pred, *drawn_matrices, resampled)
+        if result is None:
+            result = assay.bootstrap(function, y_true, y_pred, **resampled, **keywords)
         rows.append(
             MetricRow(
                 key,
@@ -541,52 +592,3 @@ def _model(
         (float(matrix[1, 0]), float(matrix[1, 1])),
     )
     return ModelReport(name, prediction, cells, tuple(rows))
-
-
-def _pairs(
-    names: list[str],
-    y_true: np.ndarray,
-    y_scores: dict[str, np.ndarray],
-    y_preds: dict[str, np.ndarray],
-    confidence_level: float,
-    common: dict[str, Any],
-    resampled: dict[str, Any],
-    auc_pairs: dict[tuple[str, str], tuple[Any, Any]],
-) -> tuple[PairReport, ...]:
-    import assay
-
-    weighted = common["sample_weight"] is not None
-    grouped = resampled["groups"] is not None
-    tested: list[list[TestRow]] = []
-    for a, b in combinations(names, 2):
-        delong = assay.delong_test(
-            y_true, y_scores[a], y_scores[b], confidence_level=confidence_level, **common
-        )
-        rows = [
-            paired_test_row("delong", "ROC AUC difference, DeLong's test", delong, delong.method)
-        ]
-        if not (weighted or grouped):
-            test = assay.mcnemar(y_true, y_preds[a], y_preds[b])
-            rows.append(
-                paired_test_row(
-                    "mcnemar", "accuracy difference, McNemar's test", test, test.method
-                )
-            )
-        auc = auc_pairs[(a, b)][0]
-        f1 = assay.compare(
-            assay.f1_score, y_true, y_preds[a], y_preds[b], zero_division=np.nan, **resampled
-        )
-        for key, label, result in (
-            ("roc_auc_bootstrap", "ROC AUC difference", auc),
-            ("f1_bootstrap", "F1 difference", f1),
-        ):
-            method = f"{result.interval} paired bootstrap"
-            rows.append(paired_test_row(key, f"{label}, paired bootstrap", result, method))
-        tested.append(rows)
-    notes: tuple[str, ...] = ()
-    if weighted:
-        notes = ("McNemar's test is left out: it needs unweighted counts.",)
-    elif grouped:
-        notes = ("McNemar's test is left out: it treats the rows as independent, and this "
-                 "report has groups.",)  # fmt: skip
-    return holm_pairs(names, tested, notes)

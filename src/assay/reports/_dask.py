@@ -314,6 +314,6 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
             tested.append(tests)
         pairs = holm_pairs(list(a.scores), tested)
     with caught.about("curves"):
-        curved, notes = with_curves(tuple(models), np.empty(0), {}, summary, settings)
+        curved, notes = with_curves(tuple(models), None, summary, settings)
     caught.emit(stacklevel=4)
     return Report(summary, settings, curved, pairs, notes)

@@ -1,7 +1,10 @@
 """The paired bootstrap of ROC AUC of every pair of models, and the models' own bootstrap
 intervals from its replicates.
 
-A paired bootstrap streams each replicate over model A's sorted rows exactly as the
+A report of unweighted, ungrouped rows with the multinomial bootstrap takes both from its
+one draw (:mod:`assay.reports._draw`, :func:`drawn_comparisons`).  Otherwise (weights,
+groups or the Poisson bootstrap) every pair is ``compare``'s own paired bootstrap: a
+paired bootstrap streams each replicate over model A's sorted rows exactly as the
 bootstrap of model A alone does when those rows are unweighted, unclustered and their
 scores untied: model A's replicates are then that bootstrap's, bit for bit, and the
 report need not draw them again.  Each model but the last is model A of its pair with the
@@ -11,15 +14,19 @@ next model; the last one (and any model whose scores are tied) is bootstrapped o
 from __future__ import annotations
 
 from itertools import combinations, pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import bootstrap_result
-from assay.resampling._compare import paired_comparison
+from assay.resampling._compare import bootstrap_comparison, paired_comparison
+from assay.resampling._paired_replicates import PairedReplicates
 
-__all__ = ["auc_bootstrap", "auc_comparisons", "shared_replicates"]
+if TYPE_CHECKING:
+    from assay.reports._draw import ModelReplicates
+
+__all__ = ["auc_bootstrap", "auc_comparisons", "drawn_comparisons", "shared_replicates"]
 
 
 def auc_comparisons(
@@ -35,6 +42,42 @@ def auc_comparisons(
         )
         for a, b in combinations(names, 2)
     }
+
+
+def drawn_comparisons(
+    names: list[str],
+    y_true: np.ndarray,
+    y_scores: dict[str, np.ndarray],
+    drawn: dict[str, ModelReplicates],
+    resampled: dict,
+) -> tuple[dict[tuple[str, str], tuple[Any, Any]], dict[str, tuple[float, np.ndarray]]]:
+    """The paired bootstrap of ROC AUC of every pair, and every model's estimate and
+    replicates, from the report's one draw: a pair's replicate differences are the
+    difference of its two models' replicates (``compare``'s basic interval and p-value
+    of them; for a pair of the first model with another, ``compare``'s own result)."""
+    import assay
+
+    declaration, _, name, _ = resolve_metric_call(assay.roc_auc_score, {})
+    estimates = {model: float(assay.roc_auc_score(y_true, y_scores[model])) for model in names}
+    comparisons = {}
+    for a, b in combinations(names, 2):
+        replicates = PairedReplicates(drawn[a].roc_auc, drawn[b].roc_auc, None)
+        result = bootstrap_comparison(
+            replicates,
+            estimates[a],
+            estimates[b],
+            interval="basic",
+            confidence_level=resampled["confidence_level"],
+            alternative="two-sided",
+            n_resamples=resampled["n_resamples"],
+            seed=resampled["rng"],
+            name=name,
+            declaration=declaration,
+            stacklevel=3,
+        )
+        comparisons[(a, b)] = (result, replicates)
+    shared = {model: (estimates[model], drawn[model].roc_auc) for model in names}
+    return comparisons, shared
 
 
 def shared_replicates(

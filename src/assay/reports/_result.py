@@ -1,4 +1,4 @@
-"""The report's result objects: frozen, with ``to_dict`` (the ``assay.report/1`` schema)."""
+"""The report's result objects: frozen, with ``to_dict`` (the ``assay.report/2`` schema)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA = "assay.report/1"
+SCHEMA = "assay.report/2"
 
 
 def _number(value: float | None) -> float | None:
@@ -47,9 +47,11 @@ class MetricRow:
 class CurveReport:
     """A curve read at a fixed grid, with its bootstrap confidence band.
 
-    ``curve`` is ``'roc'`` (true positive rate at the false positive rates ``grid``, from
-    :func:`assay.roc_band`) or ``'precision_recall'`` (precision at the recalls ``grid``,
-    from :func:`assay.precision_recall_band`); ``kind`` is the band's kind.
+    ``curve`` is ``'roc'`` (true positive rate at the false positive rates ``grid``) or
+    ``'precision_recall'`` (precision at the recalls ``grid``); ``kind`` is the band's
+    kind (made from the replicates as :func:`assay.roc_band` and
+    :func:`assay.precision_recall_band` make theirs); ``method`` says which replicates:
+    the report's own unstratified draw, where those functions keep the class sizes.
     """
 
     curve: str
@@ -58,6 +60,7 @@ class CurveReport:
     estimate: tuple[float, ...]
     lower: tuple[float, ...]
     upper: tuple[float, ...]
+    method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +70,7 @@ class CurveReport:
             "estimate": [_number(value) for value in self.estimate],
             "lower": [_number(value) for value in self.lower],
             "upper": [_number(value) for value in self.upper],
+            "method": self.method,
         }
 
 
@@ -360,7 +364,7 @@ class Report:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The report as JSON-ready data (schema ``assay.report/1``; NaN becomes null)."""
+        """The report as JSON-ready data (schema ``assay.report/2``; NaN becomes null)."""
         return {
             "schema": SCHEMA,
             "data": self.data.to_dict(),

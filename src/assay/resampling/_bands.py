@@ -108,7 +108,7 @@ def _replicates(
     return estimates, (roc, precision)
 
 
-def _summary(
+def band_of_replicates(
     curve: str,
     grid: np.ndarray,
     estimate: np.ndarray,
@@ -117,7 +117,7 @@ def _summary(
     kind: str,
     seed: int,
 ) -> CurveBand:
-    """The band of one curve from its replicates."""
+    """The band of one curve from its replicates (``curves``: replicates x grid points)."""
     n_resamples = curves.shape[0]
     standard_error = curves.std(axis=0, ddof=1) if n_resamples > 1 else np.zeros_like(estimate)
     alpha = 1.0 - confidence_level
@@ -165,7 +165,7 @@ def _band(
         grids = kernels.Grids(empty, grid_values)
     estimates, replicates = _replicates(is_positive, continues, grids, n_resamples, seed)
     which = 0 if curve == "roc" else 1
-    return _summary(
+    return band_of_replicates(
         curve, grid_values, estimates[which], replicates[which], confidence_level, kind, seed
     )
 
@@ -193,8 +193,10 @@ def curve_bands(
     is_positive, continues = _sorted_rows(y_true, y_score, pos_label)
     estimates, replicates = _replicates(is_positive, continues, grids, n_resamples, seed)
     return (
-        _summary("roc", grids.roc, estimates[0], replicates[0], confidence_level, kind, seed),
-        _summary(
+        band_of_replicates(
+            "roc", grids.roc, estimates[0], replicates[0], confidence_level, kind, seed
+        ),
+        band_of_replicates(
             "precision_recall",
             grids.precision_recall,
             estimates[1],

@@ -344,7 +344,6 @@ def paired_comparison(
     estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
     difference = estimate_a - estimate_b
 
-    jackknife: tuple[np.ndarray, np.ndarray] | None = None
     replicates: PairedReplicates | None = None
     swapped_a, swapped_b = pred_a, pred_b
     if permutation:
@@ -377,7 +376,6 @@ def paired_comparison(
             metric_kwargs=metric_kwargs,
             bca=interval == "bca" and not permutation,
         )
-        jackknife = replicates.jackknife
         differences = replicates.values_a - replicates.values_b
         if permutation:
             differences, n_undefined = drop_undefined(differences)
@@ -400,28 +398,22 @@ def paired_comparison(
                 )
             pvalue = permutation_pvalue(differences, difference, alternative, exact=exact)
         interval_found = ConfidenceInterval(float("nan"), float("nan"))
-        interval_used = None
     else:
-        summary = bootstrap_summary(
-            differences,
-            difference,
-            method=interval,
+        assert replicates is not None
+        result = bootstrap_comparison(
+            replicates,
+            estimate_a,
+            estimate_b,
+            interval=interval,
             confidence_level=confidence_level,
-            jackknife_values=None if jackknife is None else jackknife[0],
-            jackknife_counts=None if jackknife is None else jackknife[1],
+            alternative=alternative,
+            n_resamples=n_resamples,
+            seed=seed,
+            name=name,
+            declaration=declaration,
             stacklevel=stacklevel + 1,
         )
-        interval_found, pvalue = summary_interval_and_pvalue(
-            summary,
-            difference,
-            jackknife,
-            confidence_level,
-            alternative,
-            difference_range(declaration),
-        )
-        differences = summary.bootstrap_distribution
-        n_undefined = summary.n_undefined
-        interval_used = summary.method
+        return result, replicates
     result = ComparisonResult(
         estimate_a=estimate_a,
         estimate_b=estimate_b,
@@ -430,7 +422,7 @@ def paired_comparison(
         pvalue=float(pvalue),
         alternative=alternative,
         method=method + (" (exact)" if exact else ""),
-        interval=interval_used,
+        interval=None,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         n_undefined=n_undefined,
@@ -439,3 +431,57 @@ def paired_comparison(
         resampled_differences=differences,
     )
     return result, replicates
+
+
+def bootstrap_comparison(
+    replicates: PairedReplicates,
+    estimate_a: float,
+    estimate_b: float,
+    *,
+    interval: str,
+    confidence_level: float,
+    alternative: str,
+    n_resamples: int,
+    seed: int,
+    name: str,
+    declaration: Any,
+    stacklevel: int,
+) -> ComparisonResult:
+    """The paired bootstrap's result from both models' replicates: the interval of the
+    difference and the p-value that inverts it (``stacklevel`` of a warning: 2 points at
+    the caller of this function)."""
+    jackknife = replicates.jackknife
+    difference = estimate_a - estimate_b
+    summary = bootstrap_summary(
+        replicates.values_a - replicates.values_b,
+        difference,
+        method=interval,
+        confidence_level=confidence_level,
+        jackknife_values=None if jackknife is None else jackknife[0],
+        jackknife_counts=None if jackknife is None else jackknife[1],
+        stacklevel=stacklevel + 1,
+    )
+    interval_found, pvalue = summary_interval_and_pvalue(
+        summary,
+        difference,
+        jackknife,
+        confidence_level,
+        alternative,
+        difference_range(declaration),
+    )
+    return ComparisonResult(
+        estimate_a=estimate_a,
+        estimate_b=estimate_b,
+        difference=difference,
+        confidence_interval=interval_found,
+        pvalue=float(pvalue),
+        alternative=alternative,
+        method="bootstrap",
+        interval=summary.method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        n_undefined=summary.n_undefined,
+        rng_seed=seed,
+        metric=name,
+        resampled_differences=summary.bootstrap_distribution,
+    )

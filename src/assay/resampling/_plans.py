@@ -39,6 +39,7 @@ from assay.metrics._sorted import sort_scores
 __all__: list[str] = []
 
 _EMPTY_INT = np.empty(0, dtype=np.int64)
+_EMPTY_CODES = np.empty(0, dtype=np.uint8)
 _EMPTY_FLOAT = np.empty(0, dtype=np.float64)
 _EMPTY_BOOL = np.empty(0, dtype=bool)
 _EMPTY_KEY = np.empty(0, dtype=np.uint64)
@@ -338,6 +339,7 @@ class PairedStreamPlan(NamedTuple):
     b: streaming.RowAtoms
     a_position_of_b: np.ndarray
     clusters: streaming.Clusters | streaming.NoClusters
+    codes_a: np.ndarray = np.empty(0, dtype=np.uint8)  # ``row_codes`` in A's order
 
     @property
     def n_atoms(self) -> int:
@@ -393,8 +395,11 @@ def paired_stream_plan(
     sample_weight: Any,
     clusters: np.ndarray | None,
     keyed: bool = False,
+    row_codes: np.ndarray | None = None,
 ) -> PairedStreamPlan:
     """Validate two models' binary scores and sort each once (rows of positive weight).
+
+    ``row_codes`` (uint8, one per row) are laid out in A's order as ``codes_a``.
 
     ``keyed`` (the Poisson bootstrap) adds every row's key in A's order: the hash of both
     scores and the class for unweighted rows (alike rows side by side, those after the
@@ -420,6 +425,7 @@ def paired_stream_plan(
             key = rows_a.astype(np.uint64)
     position = np.empty(n, dtype=np.int64)
     position[rows_a] = np.arange(rows_a.shape[0])
+    codes_a = _EMPTY_CODES if row_codes is None else np.ascontiguousarray(row_codes[rows_a])
     cluster_of_atom = _EMPTY_INT
     n_clusters = 0
     if clusters is not None:
@@ -444,6 +450,7 @@ def paired_stream_plan(
         streaming.no_clusters()
         if clusters is None
         else streaming.Clusters(cluster_of_atom, n_clusters),
+        codes_a,
     )
 
 

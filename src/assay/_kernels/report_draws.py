@@ -1,0 +1,280 @@
+"""The report's one draw: each replicate's ROC AUC and curves of two models, and the
+rows' joint cells.
+
+A batch of eight replicates is drawn over model A's order exactly as the paired bootstrap
+draws it (:func:`assay._kernels.paired.paired_bootstrap_lanes`: the same streams, the same
+counts, the same ROC AUC values of both models), with the counts kept as bytes, eight
+replicates side by side per row.  The same counts then give both models' ROC and
+precision-recall curves at fixed grids (:func:`assay._kernels.bands.fold_curves`):
+
+* model A's curves read the bytes again in A's order, once the replicate's class totals
+  are known (an unstratified replicate knows them only after its last block);
+* model B folds each row's eight counts in its own order into its ROC AUC and its curves.
+
+A replicate that draws no positive or no negative row has no curves (NaN).  A replicate
+with a count of 255 or more (never for fewer than 255 rows) is redone with int64 counts,
+as in the paired bootstrap.  The same pass sums each replicate's counts into the joint
+cells of the rows (the label and every model's prediction: the threshold metrics), exact
+whatever the counts.  Every replicate ``r`` draws from ``stream(seed, r)``: the
+values do not depend on the number of threads.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._rng import stream
+from assay._kernels.bands import _N_SLOTS, Thresholds, finish_curves, fold_curves, thresholds_of
+from assay._kernels.draws import _BLOCK, draw_block, draws_left
+from assay._kernels.paired import _BYTE, _SATURATED, LANES
+from assay._kernels.streaming import (
+    _buffers,
+    _class_counts,
+    _Classes,
+    _replicate,
+    _small,
+    _start,
+    _sums,
+    finish_counts,
+    fold_counts,
+)
+
+
+class Outs(NamedTuple):
+    """Where the replicates go: both models' ROC AUC (replicates,) and curves
+    (replicates, grid points), and the rows' joint cells (replicates, cells; no columns:
+    none counted).  Flat: a nested named tuple does not reach a parallel loop."""
+
+    roc_auc_a: np.ndarray
+    roc_auc_b: np.ndarray
+    roc_a: np.ndarray
+    precision_a: np.ndarray
+    roc_b: np.ndarray
+    precision_b: np.ndarray
+    cells: np.ndarray
+
+
+@jit
+def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
+                    lane, codes, cells):  # fmt: skip
+    """Model A's replicate, its counts kept as bytes (as the paired bootstrap's lanes),
+    and summed into ``cells[codes[k]]`` (``codes``: each atom's cell; empty: none).
+
+    Returns ``(value, saturated, drawn_positive)``: the ROC AUC, whether a count reached
+    ``_SATURATED`` (the bytes are then not the counts), and the positive rows drawn.
+    """
+    n = atoms.is_positive.shape[0]
+    small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
+    context, scan_state = _start(options, not atoms.weighted, small, sums)
+    replicate_state = state
+    left = draws_left(classes)
+    saturated = False
+    drawn_positive = np.int64(0)
+    zero = np.int64(0)
+    counting = codes.shape[0] > 0
+    cells[:] = 0
+    for start in range(0, n, _BLOCK):
+        size = min(_BLOCK, n - start)
+        counts = buffers.counts[:size]
+        state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
+                                 replicate_state, state, left)  # fmt: skip
+        for offset in range(size):
+            count = counts[offset]
+            saturated |= count >= _SATURATED
+            drawn_positive += count if atoms.is_positive[start + offset] else zero
+            lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
+            if counting:
+                cells[codes[start + offset]] += count
+        scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
+                                 scan_state, sums)  # fmt: skip
+    return finish_counts(options, context, scan_state, sums), saturated, drawn_positive
+
+
+@jit
+def _undefined(roc, precision):
+    roc[:] = np.nan
+    precision[:] = np.nan
+
+
+@jit
+def _curves_of_counts(atoms, counts, n_positive, n_negative, grids, running, roc, precision):
+    """Both curves of one replicate's int64 counts in the atoms' order."""
+    if n_positive == 0 or n_negative == 0:
+        _undefined(roc, precision)
+        return
+    thresholds = thresholds_of(grids, n_positive, n_negative)
+    running[:] = 0
+    fold_curves(0, counts, atoms.is_positive, atoms.continues, float(n_positive),
+                float(n_negative), grids, thresholds, running, roc, precision)  # fmt: skip
+    finish_curves(running, roc, precision)
+
+
+@jit
+def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+             n_negative, block_positives, worker, n_workers):  # fmt: skip
+    """Batches ``worker, worker + n_workers, ...`` of :func:`report_replicates`."""
+    out_a = outs.roc_auc_a
+    out_b = outs.roc_auc_b
+    n = a.is_positive.shape[0]
+    has_b = a_position_of_b.shape[0] > 0
+    count = out_a.shape[0]
+    n_batches = (count + LANES - 1) // LANES
+    small = _small(draw.scheme, False, n_positive + n_negative)
+    classes = _Classes(n_positive, n_negative, block_positives)
+    buffers = _buffers(0)
+    sums_a = _sums(0)
+    lanes = np.zeros(n * LANES, dtype=np.uint8)
+    words = lanes.view(np.uint64)
+    gathered = np.empty(_BLOCK, dtype=np.uint64)
+    block = np.empty(_BLOCK, dtype=np.int64)
+    sums_b = [_sums(0) for _ in range(LANES)]
+    context, empty_state = _start(options, True, small, sums_a)
+    states_b = [empty_state for _ in range(LANES)]
+    saturated = np.zeros(LANES, dtype=np.bool_)
+    drawn_positive = np.zeros(LANES, dtype=np.int64)
+    defined = np.zeros(LANES, dtype=np.bool_)
+    n_roc = grids.roc.shape[0] + 1
+    n_recall = grids.precision_recall.shape[0] + 1
+    false_positives = np.empty((LANES, n_roc), dtype=np.int64)
+    true_positives = np.empty((LANES, n_recall), dtype=np.int64)
+    running_a = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
+    running_b = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
+    full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
+    for batch in range(worker, n_batches, n_workers):
+        first = batch * LANES
+        width = min(LANES, count - first)
+        for lane in range(width):
+            r = first + lane
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+            value, saturated_lane, positives = _lane_replicate(
+                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane,
+                codes, outs.cells[r],
+            )  # fmt: skip
+            out_a[r] = value
+            saturated[lane] = saturated_lane
+            drawn_positive[lane] = positives
+            drawn_negative = n_positive + n_negative - positives
+            defined[lane] = positives > 0 and drawn_negative > 0
+            if defined[lane]:
+                thresholds = thresholds_of(grids, positives, drawn_negative)
+                false_positives[lane, :] = thresholds.false_positives
+                true_positives[lane, :] = thresholds.true_positives
+            else:
+                _undefined(outs.roc_a[r], outs.precision_a[r])
+                if has_b:
+                    _undefined(outs.roc_b[r], outs.precision_b[r])
+            running_a[lane, :] = 0
+            running_b[lane, :] = 0
+            context, start_state = _start(options, True, small, sums_b[lane])
+            states_b[lane] = start_state
+        # model A's curves: the bytes again, in A's order
+        for start in range(0, n, _BLOCK):
+            size = min(_BLOCK, n - start)
+            for offset in range(size):
+                gathered[offset] = words[start + offset]
+            for lane in range(width):
+                if saturated[lane] or not defined[lane]:
+                    continue
+                shift = np.uint64(8 * lane)
+                for offset in range(size):
+                    block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
+                r = first + lane
+                positives = drawn_positive[lane]
+                fold_curves(start, block[:size], a.is_positive, a.continues, float(positives),
+                            float(n_positive + n_negative - positives), grids,
+                            Thresholds(false_positives[lane], true_positives[lane]),
+                            running_a[lane], outs.roc_a[r], outs.precision_a[r])  # fmt: skip
+        for lane in range(width):
+            r = first + lane
+            if defined[lane] and not saturated[lane]:
+                finish_curves(running_a[lane], outs.roc_a[r], outs.precision_a[r])
+        if has_b:  # model B: each row's eight counts in B's order
+            for start in range(0, n, _BLOCK):
+                size = min(_BLOCK, n - start)
+                for offset in range(size):
+                    gathered[offset] = words[a_position_of_b[start + offset]]
+                for lane in range(width):
+                    if saturated[lane]:
+                        continue
+                    shift = np.uint64(8 * lane)
+                    for offset in range(size):
+                        block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
+                    states_b[lane] = fold_counts(b, False, start, block[:size], options,
+                                                 context, states_b[lane],
+                                                 sums_b[lane])  # fmt: skip
+                    if defined[lane]:
+                        r = first + lane
+                        positives = drawn_positive[lane]
+                        fold_curves(start, block[:size], b.is_positive, b.continues,
+                                    float(positives), float(n_positive + n_negative - positives),
+                                    grids, Thresholds(false_positives[lane], true_positives[lane]),
+                                    running_b[lane], outs.roc_b[r],
+                                    outs.precision_b[r])  # fmt: skip
+            for lane in range(width):
+                r = first + lane
+                if saturated[lane]:
+                    continue
+                out_b[r] = finish_counts(options, context, states_b[lane], sums_b[lane])
+                if defined[lane]:
+                    finish_curves(running_b[lane], outs.roc_b[r], outs.precision_b[r])
+        for lane in range(width):
+            if not saturated[lane]:
+                continue
+            r = first + lane
+            if full.shape[0] == 0:
+                full = np.zeros(n, dtype=np.int64)
+            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+            _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full)
+            positives = drawn_positive[lane]
+            negatives = n_positive + n_negative - positives
+            _curves_of_counts(a, full, positives, negatives, grids, running_a[lane],
+                              outs.roc_a[r], outs.precision_a[r])  # fmt: skip
+            if not has_b:
+                continue
+            in_b = np.empty(n, dtype=np.int64)
+            for k in range(n):
+                in_b[k] = full[a_position_of_b[k]]
+            context, scan_state = _start(options, True, small, sums_b[0])
+            scan_state = fold_counts(b, False, 0, in_b, options, context, scan_state, sums_b[0])
+            out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
+            _curves_of_counts(b, in_b, positives, negatives, grids, running_b[lane],
+                              outs.roc_b[r], outs.precision_b[r])  # fmt: skip
+
+
+@jit_parallel
+def _report_replicates_parallel(a, b, a_position_of_b, clusters, codes, options, draw, grids,
+                                outs, n_workers):  # fmt: skip
+    n_positive, n_negative, block_positives = _class_counts(a)
+    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
+    for worker in prange(n_workers):
+        _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+                 n_negative, block_positives, np.int64(worker), n_workers)  # fmt: skip
+
+
+def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
+                      n_workers):  # fmt: skip
+    """Both models' ROC AUC and curves of replicates ``draw.first_replicate + r``.
+
+    ``a``, ``b``: :class:`~assay._kernels.streaming.RowAtoms` of the same unweighted rows
+    (one row per atom), each in its own merged order; ``clusters``: none
+    (``n_clusters == 0``, the plan's); ``codes``: the joint cell of each of A's atoms
+    (uint8; empty: no cells counted); ``a_position_of_b[k]``: the position
+    in A's order of B's atom ``k`` (empty: model A alone, B's outs untouched);
+    ``options``: the ROC AUC scan's; ``draw``: a multinomial
+    :class:`~assay._kernels.resample.Draw`; ``grids``: :class:`~assay._kernels.bands.Grids`;
+    ``outs``: :class:`Outs`.  Its ROC AUC replicates are ``out_a`` and ``out_b`` of
+    :func:`assay._kernels.paired.paired_bootstrap_lanes` with the same arguments.
+    ``n_workers`` threads share the batches of eight; with one, a serial kernel computes
+    them, with the same values.
+    """
+    if n_workers > 1:
+        _report_replicates_parallel(a, b, a_position_of_b, clusters, codes, options, draw, grids,
+                                    outs, n_workers)  # fmt: skip
+        return
+    n_positive, n_negative, block_positives = _class_counts(a)
+    _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+             n_negative, block_positives, 0, 1)  # fmt: skip
