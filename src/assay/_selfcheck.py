@@ -89,6 +89,15 @@ def _multilabel_ranking(rng: np.random.Generator) -> Inputs:
     return (y, s), {"sample_weight": _weights(rng, n)}
 
 
+def _multilabel_labels(rng: np.random.Generator) -> Inputs:
+    """Two multilabel indicators (rows and columns may be empty) and weights."""
+    n = int(rng.integers(1, 40))
+    n_labels = int(rng.integers(2, 6))
+    y_true = (rng.random((n, n_labels)) < rng.random()).astype(int)
+    flip = rng.random((n, n_labels)) < 0.3
+    return (y_true, np.where(flip, 1 - y_true, y_true)), {"sample_weight": _weights(rng, n)}
+
+
 def _labels(rng: np.random.Generator, binary: bool) -> Inputs:
     n = int(rng.integers(1, 120))
     k = 2 if binary else int(rng.integers(2, 7))
@@ -212,6 +221,18 @@ CHECKS: tuple[Check, ...] = (
         for name in _RATE_METRICS
     ),
     Check("fbeta_score", lambda r: _labels(r, True), ({"beta": 2.0, "zero_division": 0},)),
+    Check("hamming_loss", lambda r: _labels(r, False)),
+    Check("hamming_loss", _multilabel_labels),
+    Check("zero_one_loss", lambda r: _labels(r, False), ({}, {"normalize": False})),
+    Check("zero_one_loss", _multilabel_labels, ({}, {"normalize": False})),
+    *(
+        Check(
+            name,
+            _multilabel_labels,
+            tuple({"average": a, "zero_division": 0} for a in _MULTILABEL_AVERAGES),
+        )
+        for name in ("f1_score", "jaccard_score")
+    ),
     Check("expected_cost", _costs, ({}, {"normalize": None}, {"normalize": "true"})),
     Check("bayes_decision", _decisions),
     Check("mean_squared_error", _regression),

@@ -207,8 +207,13 @@ def test_multiclass_metric_errors_come_first_and_say_how(three_classes):
         r"functools\.partial, e\.g\. functools\.partial\(assay\.f1_score, average='macro'\)",
     ):
         cross_validate(NotFitted(), X, y, cv=5, metrics="f1_score")
-    with pytest.raises(ValueError, match=r"'pr_auc_score' is defined for two classes"):
-        cross_validate(NotFitted(), X, y, cv=5, metrics="pr_auc_score")
+    with pytest.raises(
+        ValueError,
+        match=r"'equal_error_rate' is defined for two classes, but `y` has 3 classes "
+        r"\[0, 1, 2\]; 'roc_auc_score' \(one-vs-rest\), 'average_precision_score' and "
+        r"'pr_auc_score' take the class probabilities",
+    ):
+        cross_validate(NotFitted(), X, y, cv=5, metrics="equal_error_rate")
     with pytest.raises(TypeError, match="needs class probabilities, but the model has no"):
         cross_validate(Threshold(), X, y, cv=5, metrics="roc_auc_score")
 

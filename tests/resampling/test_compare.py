@@ -419,9 +419,14 @@ def test_bootstrap_and_permutation_of_a_confusion_metric_refuse_probabilities(ca
 def test_bootstrap_refuses_sparse_input():
     sparse = pytest.importorskip("scipy.sparse")
     y, a, _ = two_models(n=50)
-    with pytest.raises(ValueError, match=r"^`y_true` is a scipy\.sparse csr_matrix; sparse input"):
+    # a sparse matrix is a multilabel indicator (as in scikit-learn), never a 1-D target
+    with pytest.raises(
+        ValueError,
+        match=r"^`y_true` is a multilabel indicator \(a sparse csr_matrix of shape \(1, 50\)\) "
+        r"but `y_pred` is not",
+    ):
         assay.bootstrap(assay.accuracy_score, sparse.csr_matrix(y), y, n_resamples=10, rng=0)
-    with pytest.raises(ValueError, match=r"^`y_pred` is a scipy\.sparse csr_array; sparse input"):
+    with pytest.raises(ValueError, match=r"^`y_score` is a scipy\.sparse csr_array; sparse input"):
         assay.bootstrap(assay.roc_auc_score, y, sparse.csr_array(a[None, :]), n_resamples=10)
 
 

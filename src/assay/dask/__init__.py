@@ -62,6 +62,9 @@ matthews_corrcoef = confusion_function("matthews_corrcoef")
 balanced_accuracy_score = confusion_function("balanced_accuracy_score")
 cohen_kappa_score = confusion_function("cohen_kappa_score")
 expected_cost = confusion_function("expected_cost")
+jaccard_score = confusion_function("jaccard_score")
+hamming_loss = confusion_function("hamming_loss")
+zero_one_loss = confusion_function("zero_one_loss")
 
 __all__ = [
     "accuracy_score",
@@ -81,6 +84,8 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "hamming_loss",
+    "jaccard_score",
     "matthews_corrcoef",
     "mean_absolute_error",
     "mean_squared_error",
@@ -94,4 +99,5 @@ __all__ = [
     "roc_curve",
     "root_mean_squared_error",
     "specificity_score",
+    "zero_one_loss",
 ]

@@ -102,9 +102,9 @@ def _multiclass_check(
         if "average" not in parameters:
             raise ValueError(
                 f"`metrics`: {name!r} is defined for two classes, but `y` has "
-                f"{classes.shape[0]} classes [{shown}]; 'roc_auc_score' (one-vs-rest) "
-                "and 'average_precision_score' take the class probabilities of a "
-                "multi-class model."
+                f"{classes.shape[0]} classes [{shown}]; 'roc_auc_score' (one-vs-rest), "
+                "'average_precision_score' and 'pr_auc_score' take the class "
+                "probabilities of a multi-class model."
             )
     return False
 
