@@ -269,3 +269,28 @@ def test_compare_two_forecasters_by_their_brier_score() -> None:
     low, high = result.confidence_interval
     assert low < result.difference < high < 0.0
     assert result.pvalue < 0.05
+
+
+# --- `labels` gives the columns' order (any order, as roc_auc_score takes it). ---
+
+
+@pytest.mark.parametrize("function", [assay.log_loss, assay.brier_score_loss])
+def test_labels_in_any_order_name_the_columns(function):
+    # scikit-learn sorts the labels and warns; assay reads the columns in the given order,
+    # so a permutation of the labels and of the columns together changes nothing
+    y = np.array(["spam", "eggs", "ham", "spam"])
+    proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.5, 0.25, 0.25]])
+    given = function(y, proba, labels=["spam", "eggs", "ham"])
+    sorted_columns = function(y, proba[:, [1, 2, 0]], labels=["eggs", "ham", "spam"])
+    assert given == pytest.approx(sorted_columns, rel=1e-15)
+    twin = getattr(assay.reference, function.__name__)
+    assert given == pytest.approx(twin(y, proba, labels=["spam", "eggs", "ham"]), rel=1e-12)
+    # the sorted reading would have scored the first row's 0.2 (eggs' column) as spam
+    assert given < function(y, proba, labels=["eggs", "ham", "spam"])
+
+
+@pytest.mark.parametrize("function", [assay.log_loss, assay.brier_score_loss])
+def test_labels_naming_a_class_twice_are_refused(function):
+    proba = np.full((2, 3), 1 / 3)
+    with pytest.raises(ValueError, match=r"^`labels` \[0, 1, 0\] names a class twice"):
+        function([0, 1], proba, labels=[0, 1, 0])

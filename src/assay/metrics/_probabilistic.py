@@ -87,8 +87,8 @@ def probabilistic_target(
 ) -> ProbabilisticTarget:
     """Check a multi-class target and its probabilities (scikit-learn's rules).
 
-    The columns of a 2-D ``y_proba`` are the sorted classes: ``labels`` when given,
-    else the classes of ``y_true``.  A 1-D ``y_proba`` is the probability of the larger
+    The columns of a 2-D ``y_proba`` are ``labels`` in the order given, else the sorted
+    classes of ``y_true``.  A 1-D ``y_proba`` is the probability of the larger
     of two classes.  Rows of a 2-D ``y_proba`` must sum to 1.
     """
     truth = numbers_of_objects(as_1d(y_true, "y_true"))
@@ -106,7 +106,12 @@ def probabilistic_target(
     if labels is None:
         classes = distinct_values(truth)
     else:
-        classes = distinct_values(numbers_of_objects(as_1d(labels, "labels")))
+        classes = numbers_of_objects(as_1d(labels, "labels"))  # the columns' order
+        if distinct_values(classes).shape[0] != classes.shape[0]:
+            raise ValueError(
+                f"`labels` {format_values(classes)} names a class twice; each column of "
+                f"`{name}` is one class."
+            )
         missing = np.setdiff1d(distinct_values(truth), classes)
         if missing.shape[0]:
             raise ValueError(
@@ -122,7 +127,8 @@ def probabilistic_target(
             f"`{name}` has {k} columns (one probability per class is needed){hint}."
         )
     indicator = np.zeros((n, k))
-    indicator[np.arange(n), np.searchsorted(classes, truth)] = 1.0
+    order = np.argsort(classes, kind="stable")
+    indicator[np.arange(n), order[np.searchsorted(classes[order], truth)]] = 1.0
     return ProbabilisticTarget(indicator, probabilities, weights)
 
 
@@ -148,7 +154,8 @@ def log_loss(
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights, not all zero.
     labels : array-like, default=None
-        All the classes (the columns of ``y_proba``); default: those of ``y_true``.
+        All the classes, in the order of the columns of ``y_proba`` (any order, as
+        :func:`roc_auc_score` takes them); default: the sorted classes of ``y_true``.
 
     Returns
     -------
@@ -214,7 +221,8 @@ def brier_score_loss(
         The positive class of a 1-D ``y_proba``: by default 1 for labels within
         {0, 1} or {-1, 1}, else the larger of two numeric labels (strings need it).
     labels : array-like, default=None
-        All the classes of a 2-D ``y_proba``; default: those of ``y_true``.
+        All the classes of a 2-D ``y_proba``, in the order of its columns; default: the
+        sorted classes of ``y_true``.
     scale_by_half : bool or 'auto', default='auto'
         Halve the sum over the classes, so that the score lies in [0, 1]; 'auto' halves
         for two classes only (the usual binary Brier score) and keeps the range [0, 2]

@@ -38,7 +38,10 @@ def _weights(sample_weight: Any, n: int) -> list[Fraction]:
 
 
 def _classes(y_true: Any, labels: Any) -> list[Any]:
-    return sorted(set(values_of(y_true if labels is None else labels)))
+    """The columns' classes: ``labels`` as given, else the sorted classes of ``y_true``."""
+    if labels is None:
+        return sorted(set(values_of(y_true)))
+    return list(values_of(labels))
 
 
 def _rows(y_true: Any, y_proba: Any, labels: Any) -> tuple[list[int], list[list[float]]]:
