@@ -233,3 +233,12 @@ def test_a_long_legend_widens_the_chart() -> None:
     ]  # fmt: skip
     # a 12-pixel sans-serif character is at least 6 pixels wide: the text fits the width
     assert widths[1] > 6 * len(long.label) > widths[0]
+
+
+def test_the_caption_names_the_reports_unstratified_draw(result, page) -> None:
+    # the bands come from the report's one draw of rows (not from draws within each class)
+    plots = page[page.index('<section id="plots"') :]
+    text = plots[plots.index('<p class="caption">') : plots.index("</p>")]
+    n = result.settings.n_resamples
+    assert f"from the report's {n} resamples of the rows (unstratified" in text
+    assert "within each class" not in text

@@ -292,7 +292,8 @@ def _plots(report: Report) -> list[str]:
     roc_interval = report.models[0].row("roc_auc").interval_method or "no interval"
     out.append(
         f'<p class="caption">Shaded: {kind} {settings.confidence_level:.0%} bootstrap bands '
-        f"({settings.n_resamples} resamples within each class, seed {settings.rng_seed}). "
+        f"from the report's {settings.n_resamples} resamples of the rows (unstratified; "
+        f"the replicates of every bootstrap interval here), seed {settings.rng_seed}. "
         f"ROC AUC intervals: {escape(roc_interval)}.</p>"
     )
     prevalence = report.data.prevalence
