@@ -14,17 +14,15 @@ import numpy as np
 
 from assay._validation import as_sample_weight, check_option
 from assay.metrics._cell_metrics import (
-    error_rate_from_confusion,
     hamming_from_confusion,
     jaccard_from_confusion,
 )
-from assay.metrics._classification import averaged_confusion, resolve_counts
+from assay.metrics._classification import averaged_confusion, error_rate, resolve_counts
 from assay.metrics._confusion import labelled_confusion
 from assay.metrics._multilabel import (
     any_multilabel,
     indicator_cells,
     row_mismatches,
-    subset_accuracy,
 )
 
 __all__ = ["hamming_loss", "jaccard_score", "multilabel_confusion_matrix", "zero_one_loss"]
@@ -226,14 +224,7 @@ def zero_one_loss(
     0.5
     """
     check_option(normalize, "normalize", (True, False))
-    if any_multilabel(y_true, y_pred):
-        return subset_accuracy(
-            y_true, y_pred, normalize=normalize, sample_weight=sample_weight, errors=True
-        )
-    matrix, options = resolve_counts(
-        y_true, y_pred, normalize=normalize, sample_weight=sample_weight
-    )
-    return float(error_rate_from_confusion(matrix, **options))
+    return error_rate(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
 
 
 def jaccard_score(
