@@ -398,3 +398,12 @@ def test_classification_report_matches_sklearn(case, zero_division):
         assert assay.classification_report(y_true, y_pred, **text) == (
             skm.classification_report(y_true, y_pred, **text)
         )
+
+
+def test_classification_report_warns_at_the_callers_line():
+    # the 'samples' row's warnings point at this file, not inside assay
+    y_true = np.array([[1, 0], [0, 0], [0, 1]])
+    y_pred = np.array([[1, 0], [0, 0], [1, 1]])
+    with pytest.warns(UndefinedMetricWarning) as caught:
+        assay.classification_report(y_true, y_pred)
+    assert caught.list and {w.filename for w in caught.list} == {__file__}

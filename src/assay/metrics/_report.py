@@ -173,10 +173,10 @@ def classification_report(
     # every class of the data is reported: the micro average is the accuracy
     micro_is_accuracy = not multilabel and confusion.classes.shape[0] == k
     averages = []
-    micro = [
-        function(matrix, average="micro", **options)
-        for function in (precision_from_confusion, recall_from_confusion, f1_from_confusion)
-    ]
+    ratios = (precision_from_confusion, recall_from_confusion, f1_from_confusion)
+    micro = []
+    for function in ratios:  # a loop, not a comprehension: its frame would take the warning
+        micro.append(function(matrix, average="micro", **options))
     averages.append(("accuracy" if micro_is_accuracy else "micro avg", *micro, total_support))
     for average in ("macro", "weighted"):
         values = [average_values(v, average, support) for v in (precision, recall, f1)]
@@ -185,10 +185,9 @@ def classification_report(
         rows_cells = indicator_cells(
             y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=True
         )
-        values = [
-            function(rows_cells, average="samples", **{**options, "classes": None})
-            for function in (precision_from_confusion, recall_from_confusion, f1_from_confusion)
-        ]
+        values = []
+        for function in ratios:  # the warnings at the caller's line (no comprehension frame)
+            values.append(function(rows_cells, average="samples", **{**options, "classes": None}))
         averages.append(("samples avg", *values, total_support))
 
     rows = list(zip(names, precision, recall, f1, support, strict=True))
