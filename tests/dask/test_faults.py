@@ -11,9 +11,12 @@ killed worker's results (that task's among them) are lost and must be recomputed
 kill points:
 
 * ``summarise_partition``: the first pass (checks and samples of the input partitions);
-* ``shuffle-transfer``: the first input partition handed to the shuffle (the shuffle is
-  under way; Dask's peer-to-peer shuffle restarts when a participating worker leaves);
-* ``bucket_atoms``: the first bucket sorted into its tie groups, after the shuffle;
+* ``partition_pieces``: the first input partition sorted into its tie groups and cut
+  into buckets;
+* ``merge_bucket``: the first bucket merged from every partition's piece of it;
+* ``shuffle-transfer`` (DeLong's paired test, which moves rows): the first input
+  partition handed to the shuffle (the shuffle is under way; Dask's peer-to-peer
+  shuffle restarts when a participating worker leaves);
 * ``replicate_totals``: the first bucket's per-replicate totals of a bootstrap.
 
 Each test starts its own cluster (the session's cluster is not disturbed), so no test
@@ -36,7 +39,7 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import assert_peer_to_peer, cluster_arguments, partitioned
+from tests.dask.conftest import assert_peer_to_peer, cluster_arguments, graph_names, partitioned
 
 distributed = pytest.importorskip("distributed")
 from dask.utils import key_split  # noqa: E402
@@ -55,7 +58,8 @@ def _rows() -> pd.DataFrame:
     y = rng.integers(0, 2, n)
     score = np.round(rng.normal(size=n) + y, 2)
     score[rng.random(n) < 0.2] = 0.0
-    return pd.DataFrame({"y": y, "score": score})
+    second = np.round(rng.normal(size=n) + 0.5 * y, 2)
+    return pd.DataFrame({"y": y, "score": score, "second": second})
 
 
 class KillOnFirst(SchedulerPlugin):
@@ -116,7 +120,8 @@ def _compute_with_a_kill(
     try:
         with client.as_current():
             lazy = build()
-            assert_peer_to_peer(lazy)
+            if "shuffle-transfer" in graph_names(lazy):
+                assert_peer_to_peer(lazy)
             (value,) = dask.compute(lazy, scheduler=client.get)
     finally:
         local_cluster.scheduler.remove_plugin(name="kill-on-first")
@@ -133,7 +138,7 @@ def _assert_killed(cluster: Any, killed: tuple[str, int]) -> None:
     assert address not in client.scheduler_info()["workers"]
 
 
-@pytest.mark.parametrize("name", ["summarise_partition", "shuffle-transfer", "bucket_atoms"])
+@pytest.mark.parametrize("name", ["summarise_partition", "partition_pieces", "merge_bucket"])
 def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
     frame, ddf = rows
     value, killed = _compute_with_a_kill(
@@ -141,6 +146,22 @@ def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
     )
     _assert_killed(cluster, killed)
     assert value == assay.roc_auc_score(frame["y"].to_numpy(), frame["score"].to_numpy())
+
+
+def test_paired_delong_test_survives_a_killed_worker_during_the_shuffle(cluster, rows):
+    frame, ddf = rows
+    result, killed = _compute_with_a_kill(
+        cluster,
+        "shuffle-transfer",
+        lambda: assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False),
+    )
+    _assert_killed(cluster, killed)
+    expected = assay.delong_test(*(frame[c].to_numpy() for c in ("y", "score", "second")))
+    # the areas are exact counts; the variance sums in another order (1e-12 relative)
+    assert result.details["auc_a"] == expected.details["auc_a"]
+    assert result.details["auc_b"] == expected.details["auc_b"]
+    assert result.statistic == pytest.approx(expected.statistic, rel=1e-12)
+    assert result.pvalue == pytest.approx(expected.pvalue, rel=1e-12)
 
 
 def test_bootstrap_survives_a_killed_worker(cluster, rows):

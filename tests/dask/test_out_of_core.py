@@ -2,16 +2,15 @@
 on a local cluster without a worker being killed, to the one-machine value.
 
 The rows (float32 scores, int8 labels: 5 bytes a row on disk, several times more in the
-computation: the shuffled rows take 17 bytes, the buckets' tie groups 24 bytes a
-distinct score) are read by the workers from Parquet files.  Each worker may hold
-``MEMORY_LIMIT``, of which its process's own baseline (the interpreter, NumPy, pandas,
-pyarrow, Numba's compiled kernels, Dask's worker) takes about 400 MiB; what the
-computation holds of the data set (some 480 MB of tie groups, held until the buckets'
-prefix is known) is larger than the rest, 1.4 times one worker's room.  Dask's worker
-keeps within its limit by spilling results to disk past its memory thresholds, and the
-peer-to-peer shuffle (the graphs are built with the client current) writes its
-partitions to disk; its buffers are made small here.  A worker past 95 % of its limit
-would be restarted by its nanny: the test counts the workers the scheduler lost.
+computation: tie groups take 24 bytes a distinct score) are read by the workers from
+Parquet files.  Each worker may hold ``MEMORY_LIMIT``, of which its process's own
+baseline (the interpreter, NumPy, pandas, pyarrow, Numba's compiled kernels, Dask's
+worker) takes about 400 MiB; what the computation holds of the data set (each
+partition's tie groups until they are merged into buckets, then some 480 MB of the
+buckets' tie groups until the buckets' prefix is known) is larger than the rest, 1.4
+times one worker's room.  Dask's worker keeps within its limit by spilling results to
+disk past its memory thresholds.  A worker past 95 % of its limit would be restarted by
+its nanny: the test counts the workers the scheduler lost.
 
 Slow (minutes on two cores): ``nox -s dask-slow`` runs it, the default test run does
 not.
@@ -31,7 +30,7 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import assert_peer_to_peer, cluster_arguments
+from tests.dask.conftest import cluster_arguments, graph_names
 
 distributed = pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
@@ -51,18 +50,15 @@ MEMORY_LIMIT = "768MiB"
 BASELINE = 400 * 2**20
 # what the computation must hold of the data set: until the buckets' prefix is known,
 # each bucket's tie groups (24 bytes a distinct score; float32 scores of this many
-# rows are mostly distinct), besides the shuffled rows themselves (17 bytes a row)
+# rows are mostly distinct), and before that each partition's own tie groups
 BYTES_HELD_PER_ROW = 24
 N_RESAMPLES = 20
-# the worker processes take the configuration from the process that starts them:
-# the peer-to-peer shuffle's buffers (1 GiB to send, 100 MiB to write by default) made
-# small enough for a small worker; and the worker's memory thresholds (fractions of
-# the limit) above the baseline of a process that has loaded the kernels (by default
-# it spills from 60 % and pauses at 80 %: a worker whose baseline is near 80 % of its
-# limit would pause, and wait, with nothing left to spill)
+# the worker processes take the configuration from the process that starts them: the
+# worker's memory thresholds (fractions of the limit) above the baseline of a process
+# that has loaded the kernels (by default it spills from 60 % and pauses at 80 %: a
+# worker whose baseline is near 80 % of its limit would pause, and wait, with nothing
+# left to spill)
 SMALL_WORKERS = {
-    "distributed.p2p.comm.buffer": "32MiB",
-    "distributed.p2p.storage.buffer": "16MiB",
     "distributed.worker.memory.target": 0.75,
     "distributed.worker.memory.spill": 0.8,
     "distributed.worker.memory.pause": 0.9,
@@ -136,8 +132,8 @@ def test_a_data_set_larger_than_the_workers_memory(files, small_cluster):
                 n_resamples=N_RESAMPLES, rng=SEED, compute=False,
             ),
         )  # fmt: skip
-        assert_peer_to_peer(*lazy)
-        # one call at a time, as a user would: each shuffles the rows anew
+        assert not any(name.startswith("shuffle") for name in graph_names(*lazy))
+        # one call at a time, as a user would: each sorts and merges the rows anew
         auc, ap, boot = (dask.compute(value, scheduler=client.get)[0] for value in lazy)
     assert lost.removed == []
     assert client.run(os.getpid) == pids  # the same worker processes, none restarted

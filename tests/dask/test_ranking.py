@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 import assay
 import assay.dask
 import dask
-from assay.dask._partitions import bucket_of, choose_splitters, summarise_partition
+from assay.dask._buckets import Piece, merge_bucket, partition_pieces
+from assay.dask._partitions import Plan, bucket_of, choose_splitters, summarise_partition
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import PARTITION_SIZES, partitioned
 from tests.strategies import binary_ranking_data, split_into_pieces
@@ -136,6 +137,94 @@ def test_equal_scores_share_a_bucket():
     scores = np.array([-0.0, 0.0, 2.5, 2.5, 1.0, 1.0, -3.0, 7.0])
     buckets = bucket_of(scores, splitters)
     assert buckets.tolist() == [3, 3, 5, 5, 4, 4, 0, 6]
+
+
+def _atoms_by_dictionary(scores, positive, negative):
+    """Atoms summed score by score in a dictionary, descending (the reference)."""
+    sums: dict[float, list[float]] = {}
+    for score, p, q in zip(scores.tolist(), positive.tolist(), negative.tolist(), strict=True):
+        cell = sums.setdefault(score, [0.0, 0.0])
+        cell[0] += p
+        cell[1] += q
+    order = sorted(sums, reverse=True)
+    return (
+        np.array(order, dtype=float),
+        np.array([sums[s][0] for s in order], dtype=float),
+        np.array([sums[s][1] for s in order], dtype=float),
+    )
+
+
+@st.composite
+def bucket_pieces(draw):
+    """1 to 40 partitions' pieces of one bucket: each class's negated scores ascending,
+    from a small set (so that pieces share scores, and rows repeat them); rows (weight
+    1 each) or (score, class) cells with integer weights."""
+    pieces = []
+    for _ in range(draw(st.integers(1, 40))):
+        use_weights = draw(st.booleans())
+        sides = []
+        for _ in range(2):
+            values = st.integers(-6, 6)
+            if use_weights:
+                scores = sorted(draw(st.sets(values, max_size=8)))
+                weights = draw(st.lists(st.integers(1, 5), min_size=len(scores),
+                                        max_size=len(scores)))  # fmt: skip
+            else:
+                scores = sorted(draw(st.lists(values, max_size=8)))
+                weights = []
+            sides.append((np.array(scores, dtype=float) / 4, np.array(weights, dtype=float)))
+        (a, wa), (b, wb) = sides
+        pieces.append(Piece(a, b, wa, wb, use_weights))
+    return pieces
+
+
+@settings(max_examples=150, deadline=None)
+@given(bucket_pieces())
+def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
+    columns: list[list[np.ndarray]] = [[], [], []]
+    for piece in pieces:
+        for negated, weights, is_positive in (
+            (piece.positive_scores, piece.positive_weights, True),
+            (piece.negative_scores, piece.negative_weights, False),
+        ):
+            w = weights if piece.use_weights else np.ones(negated.shape[0])
+            columns[0].append(-negated)
+            columns[1].append(w if is_positive else np.zeros_like(w))
+            columns[2].append(np.zeros_like(w) if is_positive else w)
+    want = _atoms_by_dictionary(*(np.concatenate(c) for c in columns))
+    merged = merge_bucket(3, *pieces)
+    if want[0].shape[0] == 0:
+        assert merged == {}
+        return
+    for got, expected in zip(merged[3], want, strict=True):
+        assert np.array_equal(got, expected)
+
+
+def test_a_partition_cut_into_buckets():
+    """Equal scores (0.0 and -0.0 among them) fall in one bucket, a heavy score is one
+    atom whatever its number of rows, and the buckets ascend with the scores and hold
+    every row once; buckets past the one above the last splitter are empty."""
+    rng = np.random.default_rng(5)
+    scores = np.concatenate([np.zeros(4000), [-0.0] * 10, np.round(rng.normal(size=3000), 1)])
+    y = rng.integers(0, 2, scores.shape[0])
+    plan = Plan(1, np.array([-1.0, 0.0, 1.5]), 1.0, True)
+    *pieces, kept = partition_pieces(3, 8, y, scores, None, plan, 6)
+    assert kept == scores.shape[0]
+    held = [p.positive_scores.shape[0] + p.negative_scores.shape[0] > 0 for p in pieces]
+    assert held == [True, True, True, True, False, False]
+    bounds = [-np.inf, -1.0, 0.0, 1.5, np.inf]
+    for k, piece in enumerate(pieces[:4]):
+        for negated in (piece.positive_scores, piece.negative_scores):
+            assert np.all((-negated > bounds[k]) & (-negated <= bounds[k + 1]))
+            assert np.all(np.diff(negated) >= 0)
+    atoms = [merge_bucket(k, piece)[k] for k, piece in enumerate(pieces[:4])]
+    zeros = atoms[1]  # 0.0 (and -0.0) tops the bucket (-1, 0], as one atom
+    assert zeros.scores[0] == 0.0 and not np.signbit(zeros.scores[0])
+    assert zeros.positive[0] + zeros.negative[0] == np.count_nonzero(scores == 0.0) > 4010
+    together = [np.concatenate([a[i] for a in reversed(atoms)]) for i in range(3)]
+    want = _atoms_by_dictionary(scores + 0.0, y.astype(float), 1.0 - y)
+    for got, expected in zip(together, want, strict=True):
+        assert np.array_equal(got, expected)
 
 
 def _with_value(frame, column, position, value):

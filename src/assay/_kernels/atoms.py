@@ -61,15 +61,19 @@ def tie_groups(a, b, wa, wb, use_weights):
     every entry weighs 1).  Returns the distinct scores in descending order (-0.0 as
     0.0) with the positive and the negative weight of each.
     """
-    m = count_tie_groups(a, b)
-    scores = np.empty(m, dtype=np.float64)
-    positive = np.zeros(m, dtype=np.float64)
-    negative = np.zeros(m, dtype=np.float64)
+    n = a.shape[0] + b.shape[0]  # at most this many atoms: one pass, then trimmed
+    scores = np.empty(n, dtype=np.float64)
+    positive = np.empty(n, dtype=np.float64)
+    negative = np.empty(n, dtype=np.float64)
     i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
     j = np.int64(0)
-    for k in range(m):
+    m = 0
+    while i < a.shape[0] or j < b.shape[0]:
         value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
-        scores[k] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
-        positive[k] = p
-        negative[k] = q
-    return scores, positive, negative
+        scores[m] = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
+        positive[m] = p
+        negative[m] = q
+        m += 1
+    if m == n:
+        return scores, positive, negative
+    return scores[:m].copy(), positive[:m].copy(), negative[:m].copy()

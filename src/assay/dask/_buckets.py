@@ -1,28 +1,35 @@
-"""Range-partitioned scans: bucket the rows by score, fold each bucket, combine in order.
+"""Range-partitioned scans: bucket the atoms by score, fold each bucket, combine in order.
 
 The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the workers:
 
 1. every input partition is checked and summarised (:mod:`assay.dask._partitions`);
    the plan holds the splitters of the score range;
-2. every row gets the bucket of its score (:func:`~assay.dask._partitions.bucket_of`:
-   equal scores, ``-0.0`` and ``0.0`` included, share a bucket) and Dask's shuffle
-   brings each bucket to one partition;
-3. each bucket becomes its atoms, sorted there (:func:`bucket_atoms`; the bucket of a
-   single heavy score is summed without a sort);
+2. every partition is sorted into its own atoms (:func:`partition_pieces`: a tie group
+   is summed there, so a score held by many rows is one entry per partition) and cut
+   at the splitters into one piece per bucket; equal scores, ``-0.0`` and ``0.0``
+   included, share a bucket;
+3. each bucket merges its pieces from every partition (:func:`merge_bucket`): the
+   exchange moves atoms, at most one per row and usually fewer, never rows;
 4. the buckets' totals, in descending score order, give each bucket the weight above it
    and the context (:func:`make_prefix`); a metric with a below pass gets the summary
    of the buckets under each bucket;
 5. each bucket is folded from its prefix (:func:`bucket_states`) and the states are
    combined in order and finished (:func:`finish_states`).
 
+A job that needs the rows themselves in their buckets (the paired jobs, which carry a
+second model's score with each row) moves them with Dask's shuffle instead
+(:func:`bucket_rows`, :func:`bucket_atoms`): there a bucket holds one heavy score alone,
+summed without a sort.
+
 The functions here run inside Dask tasks: they take and return plain values and
-dictionaries keyed by bucket number (an output partition of the shuffle holds several
-buckets, in no particular order).
+dictionaries keyed by bucket number (a shuffled partition holds several buckets, in no
+particular order).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, NamedTuple
 
 import numba
@@ -46,8 +53,10 @@ from assay._kernels.scans import (
     scan_combine,
     scan_finish,
 )
+from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_scores, binary_target
 from assay.dask._partitions import Plan, bucket_of, in_partition
+from assay.metrics._sorted import sort_scaled
 
 _EMPTY = np.empty(0, dtype=np.float64)
 
@@ -65,6 +74,153 @@ def rows_meta(use_weights: bool, carried: tuple[str, ...] = ()) -> pd.DataFrame:
     for name in carried:
         columns[name] = _EMPTY
     return pd.DataFrame(columns)
+
+
+class Atoms(NamedTuple):
+    """The tie groups of one bucket: distinct scores descending, class weights."""
+
+    scores: np.ndarray
+    positive: np.ndarray
+    negative: np.ndarray
+
+
+def exchange_size(n_partitions: int) -> int:
+    """The number of buckets (each merged by one task) for ``n_partitions`` input
+    partitions.
+
+    Every partition sends one piece to every bucket, and each piece is a task of the
+    graph (a few milliseconds of a worker's time), so buckets are few: two per worker
+    of the current client (4 without one), and at least one per 8 partitions so that a
+    bucket holds at most about 8 partitions' rows; never more than the partitions or
+    :data:`MAX_BUCKETS`.
+    """
+    wanted = max(2 * _current_workers(), math.ceil(n_partitions / 8))
+    return max(2, min(n_partitions, wanted, MAX_BUCKETS))
+
+
+def _current_workers() -> int:
+    """The workers of the current ``distributed`` client (2 without one)."""
+    try:
+        from distributed import default_client
+
+        info = default_client().scheduler_info(n_workers=1)  # the totals suffice
+        workers = int(info.get("n_workers", len(info["workers"])))
+    except (ImportError, ValueError):  # no distributed, or no client
+        return 2
+    return max(workers, 1)
+
+
+MAX_BUCKETS = 256
+"""At most this many buckets, whatever the number of partitions."""
+
+
+class Piece(NamedTuple):
+    """One partition's rows of one bucket, each class's negated scores ascending (the
+    layout of :class:`~assay.metrics._sorted.SortedBinary`): rows, or (score, class)
+    cells with their summed weights."""
+
+    positive_scores: np.ndarray
+    negative_scores: np.ndarray
+    positive_weights: np.ndarray
+    negative_weights: np.ndarray
+    use_weights: bool
+
+
+def partition_pieces(
+    index: int,
+    n_partitions: int,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    plan: Plan,
+    n_buckets: int,
+    score_name: str = "y_score",
+) -> tuple[Any, ...]:
+    """One input partition sorted where it lies and cut at the plan's splitters.
+
+    Returns ``n_buckets`` pieces (:class:`Piece`; bucket ``k`` holds the scores in
+    ``(splitters[k - 1], splitters[k]]``: buckets ascend with the scores, and equal
+    scores share one), then the number of rows kept (zero weights dropped).  The sort
+    is the single-machine one (float32 scores stay float32; few distinct scores are
+    summed by hashing into (score, class) cells, so a heavy score is one entry here).
+    """
+    if len(y_true) == 0:
+        empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
+        return (*([empty] * n_buckets), 0)
+
+    def sort() -> tuple[Any, int]:
+        positive = binary_target(y_true, plan.pos_label)[0]
+        scores = as_scores(y_score, score_name, keep_float32=True)
+        weights = None
+        if sample_weight is not None:
+            weights = np.asarray(sample_weight, dtype=np.float64)
+        data = sort_scaled(positive, scores, weights, plan.weight_scale, plan.integer_counts)
+        kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
+        if data.grouped:  # entries are (score, class) cells, not rows
+            kept = positive.shape[0] if weights is None else int(np.count_nonzero(weights))
+        return data, kept
+
+    data, kept = in_partition(index, n_partitions, sort)
+    columns = []
+    for scores, weights in (
+        (data.positive_scores, data.positive_weights),
+        (data.negative_scores, data.negative_weights),
+    ):
+        starts, ends = bucket_bounds(scores, plan.splitters, n_buckets)
+        columns.append([
+            (scores[i:j], weights[i:j] if data.use_weights else _EMPTY)
+            for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
+        ])  # fmt: skip
+    pieces = [
+        Piece(positive[0], negative[0], positive[1], negative[1], data.use_weights)
+        for positive, negative in zip(*columns, strict=True)
+    ]
+    return (*pieces, kept)
+
+
+def bucket_bounds(
+    negated: np.ndarray, splitters: np.ndarray, n_buckets: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, ends)``: bucket ``k`` is ``negated[starts[k]:ends[k]]`` of ascending
+    negated scores (the scores in ``(splitters[k - 1], splitters[k]]``; buckets past
+    the one above the last splitter are empty)."""
+    m = splitters.shape[0]
+    below = np.searchsorted(negated, -splitters, side="left")  # scores above each splitter
+    starts = np.zeros(n_buckets, dtype=np.int64)
+    ends = np.zeros(n_buckets, dtype=np.int64)
+    starts[:m] = below
+    ends[0] = negated.shape[0]
+    ends[1 : m + 1] = below
+    return starts, ends
+
+
+def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
+    """The atoms of one bucket from every partition's piece of it (none: no entry):
+    each class's pieces concatenated and sorted as on one machine, then merged into
+    tie groups."""
+    held = [p for p in pieces if p.positive_scores.shape[0] + p.negative_scores.shape[0]]
+    if not held:
+        return {}
+    use_weights = any(p.use_weights for p in held)
+    dtype = np.result_type(*(p.positive_scores.dtype for p in held),
+                           *(p.negative_scores.dtype for p in held))  # fmt: skip
+    if use_weights:
+        dtype = np.dtype(np.float64)  # the weighted sort works on float64 keys
+    sides = []
+    for side in ("positive", "negative"):
+        parts = [(getattr(p, f"{side}_scores"), getattr(p, f"{side}_weights"), p.use_weights)
+                 for p in held]  # fmt: skip
+        scores = np.concatenate([s for s, _, _ in parts]).astype(dtype, copy=False)
+        weights = _EMPTY
+        if use_weights:
+            weights = np.concatenate([w if weighted else np.ones(s.shape[0])
+                                      for s, w, weighted in parts])  # fmt: skip
+            sort_with_weights(scores, weights)
+        else:
+            sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]))
+        sides.append((scores, weights))
+    (a, wa), (b, wb) = sides
+    return {bucket: Atoms(*tie_groups(a, b, wa, wb, use_weights))}
 
 
 def bucket_rows(
@@ -105,14 +261,6 @@ def bucket_rows(
 
     frame: pd.DataFrame = in_partition(index, n_partitions, rows)
     return frame
-
-
-class Atoms(NamedTuple):
-    """The tie groups of one bucket: distinct scores descending, class weights."""
-
-    scores: np.ndarray
-    positive: np.ndarray
-    negative: np.ndarray
 
 
 def _heavy_atom(score: float, positive: np.ndarray, weights: np.ndarray | None) -> Atoms:

@@ -15,7 +15,7 @@ from assay._validation import check_option, resolve_seed
 from assay.dask import _replicates as replicates
 from assay.dask._bootstrap import check_scan_metric, refuse_unsupported
 from assay.dask._delong import paired_jobs
-from assay.dask._graph import ScanValue, scan_graph
+from assay.dask._graph import ScanValue, frames_of, scan_graph
 from assay.dask._ranking import SCAN_CALLS
 from assay.exceptions import UndefinedMetricWarning
 from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
@@ -171,7 +171,7 @@ def compare(
         estimates.append(scan_graph(job, options, call.needs, call.message))
         cells = [
             delayed(replicates.paired_cells, pure=True)(frame, atoms, first)
-            for frame, atoms in zip(job.frames, job.atoms, strict=True)
+            for frame, atoms in zip(frames_of(job), job.atoms, strict=True)
         ]
         distributions.append(replicates.replicates_graph(job, cells, options, seed, n_resamples))
     settings: dict[str, Any] = {

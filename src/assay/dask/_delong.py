@@ -19,7 +19,14 @@ from assay._results import IntervalResult, TestResult
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
 from assay.dask import _placements as placements
-from assay.dask._graph import RankingJob, deliver_result, plan_graph, ranking_job, shuffle_job
+from assay.dask._graph import (
+    RankingJob,
+    deliver_result,
+    frames_of,
+    plan_graph,
+    ranking_job,
+    shuffle_job,
+)
 from assay.dask._partitions import aligned_partitions
 from assay.inference._delong import (
     _NAN,
@@ -204,9 +211,8 @@ def auc_ci(
         delayed(placements.bucket_squares, pure=True)(a, job.prefix, auc) for a in job.atoms
     ]
     ordered = delayed(placements.in_order, pure=True)(spreads, job.prefix)
-    rows = [delayed(len, pure=True)(frame) for frame in job.frames]
     numbers = delayed(_auc_numbers, pure=True)(
-        auc, ordered, job.prefix, job.plan, sample_weight is not None, rows
+        auc, ordered, job.prefix, job.plan, sample_weight is not None, job.row_counts
     )
     return deliver_result(numbers, _auc_ci_result, compute, confidence_level, method, interval)
 
@@ -309,7 +315,7 @@ def paired_jobs(
     job_a = shuffle_job(rows_a, plan_a, buckets.rows_meta(use_weights, ("other",)))
     rows_b = [
         delayed(placements.rows_for_b, pure=True)(frame, atoms, job_a.prefix, plan_b, carry)
-        for frame, atoms in zip(job_a.frames, job_a.atoms, strict=True)
+        for frame, atoms in zip(frames_of(job_a), job_a.atoms, strict=True)
     ]
     job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, (carry,)))
     return PairedJobs(job_a, job_b)
@@ -397,7 +403,7 @@ def delong_test(
     auc_b = _area(jobs.b)
     sums = [
         delayed(placements.paired_sums, pure=True)(frame, atoms, jobs.b.prefix, auc_a, auc_b)
-        for frame, atoms in zip(jobs.b.frames, jobs.b.atoms, strict=True)
+        for frame, atoms in zip(frames_of(jobs.b), jobs.b.atoms, strict=True)
     ]
     numbers = delayed(_paired_numbers, pure=True)(
         auc_a, auc_b, sums, jobs.b.prefix, jobs.b.plan, sample_weight is not None

@@ -21,8 +21,10 @@ class RankingJob(NamedTuple):
     atoms: list[Delayed]
     prefix: Delayed
     plan: Delayed
-    frames: list[Delayed]
-    """The shuffled partitions: the rows with their buckets."""
+    row_counts: list[Delayed]
+    """The number of rows of each partition that carry weight."""
+    frames: list[Delayed] | None = None
+    """The shuffled partitions, the rows with their buckets (a job that moves rows)."""
 
 
 def plan_graph(
@@ -31,9 +33,11 @@ def plan_graph(
     multiclass_hint: str = "",
     use_weights: bool = False,
     score_name: str = "y_score",
+    n_buckets: int | None = None,
 ) -> Delayed:
     """The lazy :class:`~assay.dask._partitions.Plan` of the ``(y_true, scores, weights)``
-    partitions (each checked and summarised)."""
+    partitions (each checked and summarised); ``n_buckets``: how many buckets its
+    splitters cut (default: one per partition, at least two)."""
     n = len(parts)
     summaries = [
         delayed(summarise_partition, pure=True)(
@@ -42,7 +46,7 @@ def plan_graph(
         for i, (t, s, w) in enumerate(parts)
     ]
     return delayed(make_plan, pure=True)(
-        summaries, pos_label, multiclass_hint, use_weights, max(n, 2)
+        summaries, pos_label, multiclass_hint, use_weights, n_buckets or max(n, 2)
     )
 
 
@@ -53,26 +57,49 @@ def shuffle_job(rows: list[Delayed], plan: Delayed, meta: Any) -> RankingJob:
     shuffled = frame.shuffle(on="bucket", npartitions=len(rows))
     frames = shuffled.to_delayed(optimize_graph=False)
     atoms = [delayed(buckets.bucket_atoms, pure=True)(part, plan) for part in frames]
+    row_counts = [delayed(len, pure=True)(part) for part in frames]
+    return RankingJob(atoms, _prefix_of(atoms, plan), plan, row_counts, frames)
+
+
+def frames_of(job: RankingJob) -> list[Delayed]:
+    """The shuffled partitions of a job that moves rows (:func:`shuffle_job`)."""
+    assert job.frames is not None, "a job of atoms has no rows"
+    return job.frames
+
+
+def _prefix_of(atoms: list[Delayed], plan: Delayed) -> Delayed:
     totals = [delayed(buckets.bucket_totals, pure=True)(a) for a in atoms]
-    prefix = delayed(buckets.make_prefix, pure=True)(totals, plan)
-    return RankingJob(atoms, prefix, plan, frames)
+    return delayed(buckets.make_prefix, pure=True)(totals, plan)
 
 
 def ranking_job(
     y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
 ) -> RankingJob:
-    """Check, bucket, shuffle and sort the rows; all lazy (nothing is computed here)."""
+    """Check every partition, sort it into its atoms, cut them into buckets at the
+    plan's splitters, and merge each bucket's pieces from all partitions; all lazy.
+
+    The exchange moves atoms, not rows: a partition's tie groups are summed before
+    they leave it.
+    """
     (trues, scores, weights), n = aligned_partitions(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
     )
     use_weights = sample_weight is not None
     parts = list(zip(trues, scores, weights, strict=True))
-    plan = plan_graph(parts, pos_label, multiclass_hint, use_weights)
-    rows = [
-        delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan)
+    n_buckets = buckets.exchange_size(n)
+    plan = plan_graph(parts, pos_label, multiclass_hint, use_weights, n_buckets=n_buckets)
+    split = [
+        delayed(buckets.partition_pieces, pure=True, nout=n_buckets + 1)(
+            i, n, t, s, w, plan, n_buckets
+        )
         for i, (t, s, w) in enumerate(parts)
     ]
-    return shuffle_job(rows, plan, buckets.rows_meta(use_weights))
+    atoms = [
+        delayed(buckets.merge_bucket, pure=True)(k, *(pieces[k] for pieces in split))
+        for k in range(n_buckets)
+    ]
+    row_counts = [pieces[n_buckets] for pieces in split]
+    return RankingJob(atoms, _prefix_of(atoms, plan), plan, row_counts)
 
 
 class ScanValue(NamedTuple):

@@ -115,9 +115,9 @@ def roc_auc_score(
 
     Notes
     -----
-    The rows are range-partitioned by score (sampled splitters; equal scores always
-    share a bucket, and a score holding many rows gets a bucket of its own), shuffled
-    by Dask, and each bucket is sorted and folded by the same scan as on one machine,
+    Each partition is sorted into its tie groups where it lies and cut at splitters
+    sampled from the scores (equal scores always share a bucket); each bucket merges
+    its pieces from every partition and is folded by the same scan as on one machine,
     starting from the weight above it; the states are combined in score order. See
     the user guide page "Dask" and :func:`assay.roc_auc_score` for the formula.
 

@@ -108,7 +108,6 @@ def sort_scores(
     one entry per (tie group, class) cell; a bootstrap of weighted rows needs the rows
     themselves and passes False.
     """
-    use_weights = weights is not None
     weight_scale = 1.0
     unit = None if weights is None else _count_unit(weights)
     integer_counts = weights is None or unit is not None
@@ -119,6 +118,20 @@ def sort_scores(
         # products of class totals (P * N) far from overflow and underflow (clamped to
         # the powers of two float64 holds: weights of 1e-310 need 2**1029)
         weight_scale = power_of_two_scale(float(weights.max()))
+    return sort_scaled(positive, scores, weights, weight_scale, integer_counts, group_ties)
+
+
+def sort_scaled(
+    positive: np.ndarray,
+    scores: np.ndarray,
+    weights: np.ndarray | None,
+    weight_scale: float,
+    integer_counts: bool,
+    group_ties: bool = True,
+) -> SortedBinary:
+    """:func:`sort_scores` with the weights' scale (a power of two) chosen by the caller:
+    a part of a larger problem (a partition on Dask) takes the scale of the whole."""
+    use_weights = weights is not None
     weight_array = _EMPTY if weights is None else weights
     if use_weights and scores.dtype != np.float64:
         # the weighted sort works on float64 keys (and the weights cost 8 bytes a row)
