@@ -271,7 +271,10 @@ def on_spark(directory: Path, workers: int) -> dict[str, Any] | None:
             wall = time.perf_counter() - start
             cpu = _jvm_cpu_seconds(jvm_pid) - before
             results[name] = {"wall": wall, "cpu": cpu, "value": float(value)}
-            print(f"  Spark MLlib  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU", flush=True)
+            print(
+                f"  Spark MLlib  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU  value {value!r}",
+                flush=True,
+            )
         return results
     finally:
         spark.stop()

@@ -90,11 +90,12 @@ def exchange_size(n_partitions: int) -> int:
 
     Every partition sends one piece to every bucket, and each piece is a task of the
     graph (a few milliseconds of a worker's time), so buckets are few: two per worker
-    of the current client (4 without one), and at least one per 8 partitions so that a
-    bucket holds at most about 8 partitions' rows; never more than the partitions or
-    :data:`MAX_BUCKETS`.
+    of the current client (4 without one), but at least one per 2 partitions, so that
+    a bucket holds about the rows of 2 partitions (what a task holds, and a bootstrap's
+    draws for its cells, grow with a bucket, and the partitions are sized by the user
+    to what a worker holds); never more than the partitions or :data:`MAX_BUCKETS`.
     """
-    wanted = max(2 * _current_workers(), math.ceil(n_partitions / 8))
+    wanted = max(2 * _current_workers(), math.ceil(n_partitions / 2))
     return max(2, min(n_partitions, wanted, MAX_BUCKETS))
 
 

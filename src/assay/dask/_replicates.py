@@ -87,7 +87,7 @@ def single_cells(atoms: dict[int, buckets.Atoms]) -> dict[int, Cells]:
             np.empty(size, dtype=np.uint64),
         )
         used = _single_keys(a.scores, a.positive, a.negative, *out)
-        cells[bucket] = Cells(*(column[:used] for column in out))
+        cells[bucket] = Cells(*(column[:used].copy() for column in out))  # the room freed
     return cells
 
 
