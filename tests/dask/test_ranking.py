@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import assay
 import assay.dask
 import dask
-from assay.dask._buckets import Piece, merge_bucket, partition_pieces
+from assay.dask._buckets import Piece, combine_pieces, merge_bucket, partition_pieces
 from assay.dask._partitions import Plan, bucket_of, choose_splitters, summarise_partition
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import PARTITION_SIZES, partitioned
@@ -192,12 +192,17 @@ def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
             columns[1].append(w if is_positive else np.zeros_like(w))
             columns[2].append(np.zeros_like(w) if is_positive else w)
     want = _atoms_by_dictionary(*(np.concatenate(c) for c in columns))
-    merged = merge_bucket(3, *pieces)
-    if want[0].shape[0] == 0:
-        assert merged == {}
-        return
-    for got, expected in zip(merged[3], want, strict=True):
-        assert np.array_equal(got, expected)
+    # the pieces as they come from single partitions, and joined in groups of 3 first
+    # (as a group of partitions sends them), with the rows kept counted
+    outputs = [(piece, piece.positive_scores.shape[0]) for piece in pieces]
+    groups = [combine_pieces(*outputs[i : i + 3]) for i in range(0, len(outputs), 3)]
+    assert sum(group[1] for group in groups) == sum(kept for _, kept in outputs)
+    for merged in (merge_bucket(3, *pieces), merge_bucket(3, *(g[0] for g in groups))):
+        if want[0].shape[0] == 0:
+            assert merged == {}
+            continue
+        for got, expected in zip(merged[3], want, strict=True):
+            assert np.array_equal(got, expected)
 
 
 def test_a_partition_cut_into_buckets():

@@ -84,6 +84,13 @@ class Atoms(NamedTuple):
     negative: np.ndarray
 
 
+def exchange_groups(n_partitions: int) -> int:
+    """The number of groups of partitions whose pieces are joined before they are sent
+    (:func:`combine_pieces`): two per worker of the current client, at most one per
+    partition; each group sends one piece to every bucket."""
+    return max(1, min(n_partitions, 2 * _current_workers()))
+
+
 def exchange_size(n_partitions: int) -> int:
     """The number of buckets (each merged by one task) for ``n_partitions`` input
     partitions.
@@ -195,13 +202,12 @@ def bucket_bounds(
     return starts, ends
 
 
-def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
-    """The atoms of one bucket from every partition's piece of it (none: no entry):
-    each class's pieces concatenated and sorted as on one machine, then merged into
-    tie groups."""
+def join_pieces(pieces: Any) -> Piece | None:
+    """The rows of several pieces of one bucket in one piece (new arrays, each class's
+    scores not sorted any more; None: no rows)."""
     held = [p for p in pieces if p.positive_scores.shape[0] + p.negative_scores.shape[0]]
     if not held:
-        return {}
+        return None
     use_weights = any(p.use_weights for p in held)
     dtype = np.result_type(*(p.positive_scores.dtype for p in held),
                            *(p.negative_scores.dtype for p in held))  # fmt: skip
@@ -216,11 +222,35 @@ def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
         if use_weights:
             weights = np.concatenate([w if weighted else np.ones(s.shape[0])
                                       for s, w, weighted in parts])  # fmt: skip
+        sides.append((scores, weights))
+    (a, wa), (b, wb) = sides
+    return Piece(a, b, wa, wb, use_weights)
+
+
+def combine_pieces(*outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Several partitions' outputs of :func:`partition_pieces` as one: each bucket's
+    pieces joined, the kept rows added (fewer pieces to send: one per group of
+    partitions and bucket)."""
+    n_buckets = len(outputs[0]) - 1
+    empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
+    pieces = [join_pieces([output[k] for output in outputs]) for k in range(n_buckets)]
+    kept = sum(int(output[n_buckets]) for output in outputs)
+    return (*(empty if piece is None else piece for piece in pieces), kept)
+
+
+def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
+    """The atoms of one bucket from every partition's piece of it (none: no entry):
+    each class's pieces joined and sorted as on one machine, then merged into tie
+    groups."""
+    joined = join_pieces(pieces)
+    if joined is None:
+        return {}
+    a, b, wa, wb, use_weights = joined
+    for scores, weights in ((a, wa), (b, wb)):
+        if use_weights:
             sort_with_weights(scores, weights)
         else:
             sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]))
-        sides.append((scores, weights))
-    (a, wa), (b, wb) = sides
     return {bucket: Atoms(*tie_groups(a, b, wa, wb, use_weights))}
 
 

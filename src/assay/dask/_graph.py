@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -75,11 +76,13 @@ def _prefix_of(atoms: list[Delayed], plan: Delayed) -> Delayed:
 def ranking_job(
     y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
 ) -> RankingJob:
-    """Check every partition, sort it into its atoms, cut them into buckets at the
-    plan's splitters, and merge each bucket's pieces from all partitions; all lazy.
+    """Check every partition, sort it where it lies and cut it into buckets at the
+    plan's splitters, join the pieces of each group of partitions, and merge each
+    bucket's pieces from all groups; all lazy.
 
-    The exchange moves atoms, not rows: a partition's tie groups are summed before
-    they leave it.
+    What moves is each class's sorted scores (a repeated score as one cell), never
+    rows through a shuffle; the pieces are joined in groups because every piece sent
+    is a task of the graph.
     """
     (trues, scores, weights), n = aligned_partitions(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
@@ -89,16 +92,19 @@ def ranking_job(
     n_buckets = buckets.exchange_size(n)
     plan = plan_graph(parts, pos_label, multiclass_hint, use_weights, n_buckets=n_buckets)
     split = [
-        delayed(buckets.partition_pieces, pure=True, nout=n_buckets + 1)(
-            i, n, t, s, w, plan, n_buckets
-        )
+        delayed(buckets.partition_pieces, pure=True)(i, n, t, s, w, plan, n_buckets)
         for i, (t, s, w) in enumerate(parts)
     ]
+    size = math.ceil(n / buckets.exchange_groups(n))
+    groups = [
+        delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*split[i : i + size])
+        for i in range(0, n, size)
+    ]
     atoms = [
-        delayed(buckets.merge_bucket, pure=True)(k, *(pieces[k] for pieces in split))
+        delayed(buckets.merge_bucket, pure=True)(k, *(group[k] for group in groups))
         for k in range(n_buckets)
     ]
-    row_counts = [pieces[n_buckets] for pieces in split]
+    row_counts = [group[n_buckets] for group in groups]
     return RankingJob(atoms, _prefix_of(atoms, plan), plan, row_counts)
 
 
