@@ -232,6 +232,32 @@ def test_a_partition_cut_into_buckets():
         assert np.array_equal(got, expected)
 
 
+def test_a_heavy_score_among_distinct_scores_is_sent_summed():
+    """Half the rows at 0.0 (and -0.0), the rest distinct (too many distinct scores for
+    the partition's hashing): the bucket holding 0.0 receives one cell per class for
+    it, not its rows, and the merged atoms are those of all rows."""
+    rng = np.random.default_rng(9)
+    n = 40_000
+    scores = rng.normal(size=n)
+    scores[: n // 2] = 0.0
+    scores[: n // 20] = -0.0
+    y = rng.integers(0, 2, n)
+    plan = Plan(1, np.array([-0.5, 0.0, 0.5]), 1.0, True)
+    *pieces, kept = partition_pieces(0, 1, y, scores, None, plan, 4)
+    assert kept == n
+    heavy = pieces[1]  # (-0.5, 0.0]
+    assert heavy.use_weights
+    sent = heavy.positive_scores.shape[0] + heavy.negative_scores.shape[0]
+    rows = np.count_nonzero((scores > -0.5) & (scores <= 0.0))
+    assert sent < rows - n // 2 + 3  # the zeros are one cell per class
+    assert not pieces[0].use_weights  # distinct scores travel as they are
+    atoms = [merge_bucket(k, piece)[k] for k, piece in enumerate(pieces)]
+    together = [np.concatenate([a[i] for a in reversed(atoms)]) for i in range(3)]
+    want = _atoms_by_dictionary(scores + 0.0, y.astype(float), 1.0 - y)
+    for got, expected in zip(together, want, strict=True):
+        assert np.array_equal(got, expected)
+
+
 def _with_value(frame, column, position, value):
     changed = frame.copy()
     changed.loc[position, column] = value

@@ -4,12 +4,15 @@ The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the worker
 
 1. every input partition is checked and summarised (:mod:`assay.dask._partitions`);
    the plan holds the splitters of the score range;
-2. every partition is sorted into its own atoms (:func:`partition_pieces`: a tie group
-   is summed there, so a score held by many rows is one entry per partition) and cut
-   at the splitters into one piece per bucket; equal scores, ``-0.0`` and ``0.0``
-   included, share a bucket;
-3. each bucket merges its pieces from every partition (:func:`merge_bucket`): the
-   exchange moves atoms, at most one per row and usually fewer, never rows;
+2. every partition is sorted where it lies (:func:`partition_pieces`, the single-machine
+   sort: few distinct scores are summed into (score, class) cells) and cut at the
+   splitters into one piece per bucket; equal scores, ``-0.0`` and ``0.0`` included,
+   share a bucket; the pieces of a group of partitions are joined
+   (:func:`combine_pieces`);
+3. each bucket merges its pieces from every group into its atoms
+   (:func:`merge_bucket`): the exchange moves sorted scores or cells, never rows
+   through a shuffle (a heavy score among many distinct ones still travels row by row
+   to its one bucket);
 4. the buckets' totals, in descending score order, give each bucket the weight above it
    and the context (:func:`make_prefix`); a metric with a below pass gets the summary
    of the buckets under each bucket;
@@ -180,10 +183,32 @@ def partition_pieces(
             for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
         ])  # fmt: skip
     pieces = [
-        Piece(positive[0], negative[0], positive[1], negative[1], data.use_weights)
+        _summed_runs(Piece(positive[0], negative[0], positive[1], negative[1], data.use_weights))
         for positive, negative in zip(*columns, strict=True)
     ]
     return (*pieces, kept)
+
+
+def _summed_runs(piece: Piece) -> Piece:
+    """An unweighted piece whose rows repeat scores (at least two rows a distinct score
+    in one class) as (score, class) cells with their counts: a heavy score among many
+    distinct ones travels as one cell per partition, not row by row."""
+    if piece.use_weights:
+        return piece
+    sides = (piece.positive_scores, piece.negative_scores)
+    repeats = [int(np.count_nonzero(x[1:] == x[:-1])) for x in sides]  # rows after the first
+    if all(2 * r < x.shape[0] for r, x in zip(repeats, sides, strict=True)):
+        return piece
+    starts = [np.flatnonzero(np.r_[True, x[1:] != x[:-1]]) if x.shape[0] else None for x in sides]
+    cells = []
+    for first, x in zip(starts, sides, strict=True):
+        if first is None:
+            cells.append((_EMPTY, _EMPTY))
+        else:
+            counts = np.diff(np.r_[first, x.shape[0]]).astype(np.float64)
+            cells.append((x[first].astype(np.float64), counts))
+    (a, wa), (b, wb) = cells
+    return Piece(a, b, wa, wb, True)
 
 
 def bucket_bounds(
