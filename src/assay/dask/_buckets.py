@@ -270,13 +270,20 @@ def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
     joined = join_pieces(pieces)
     if joined is None:
         return {}
-    a, b, wa, wb, use_weights = joined
+    return {bucket: _sorted_into_atoms(*joined)}
+
+
+def _sorted_into_atoms(
+    a: np.ndarray, b: np.ndarray, wa: np.ndarray, wb: np.ndarray, use_weights: bool
+) -> Atoms:
+    """The atoms of two classes' negated scores (sorted here, in place, as on one
+    machine; the weights carried along when ``use_weights``)."""
     for scores, weights in ((a, wa), (b, wb)):
         if use_weights:
             sort_with_weights(scores, weights)
         else:
             sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]))
-    return {bucket: Atoms(*tie_groups(a, b, wa, wb, use_weights))}
+    return Atoms(*tie_groups(a, b, wa, wb, use_weights))
 
 
 def bucket_rows(
@@ -332,17 +339,11 @@ def _heavy_atom(score: float, positive: np.ndarray, weights: np.ndarray | None) 
 
 def _sorted_atoms(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None) -> Atoms:
     """The atoms of a bucket's rows: each class's negated scores sorted, then merged."""
-    a = -scores[positive]
-    b = -scores[~positive]
     if weights is None:
-        a.sort()
-        b.sort()
-        return Atoms(*tie_groups(a, b, _EMPTY, _EMPTY, False))
-    wa = weights[positive]
-    wb = weights[~positive]
-    sort_with_weights(a, wa)
-    sort_with_weights(b, wb)
-    return Atoms(*tie_groups(a, b, wa, wb, True))
+        return _sorted_into_atoms(-scores[positive], -scores[~positive], _EMPTY, _EMPTY, False)
+    return _sorted_into_atoms(
+        -scores[positive], -scores[~positive], weights[positive], weights[~positive], True
+    )
 
 
 def bucket_atoms(frame: pd.DataFrame, plan: Plan) -> dict[int, Atoms]:
