@@ -281,3 +281,46 @@ def test_replicates_without_a_class_are_left_out_of_the_bands_with_a_warning() -
         direct = assay.bootstrap(assay.roc_auc_score, y, score, n_resamples=20, rng=3)
     interval = result.model("s").row("roc_auc_bootstrap").interval
     assert interval == tuple(float(v) for v in direct.confidence_interval)
+
+
+@pytest.mark.parametrize("width", [8, 5, 1])
+def test_cells_are_summed_from_the_packed_bytes_eight_replicates_at_once(width) -> None:
+    """The bytes of eight replicates per row, added to 16-bit counters per cell and
+    emptied every 256 rows, give each replicate's cells: against a plain count, with
+    every byte at its largest (255) for the rows of one cell, the worst case of the
+    counters, and lanes past ``width`` (a last batch of fewer than eight) left alone."""
+    rng = np.random.default_rng(3)
+    n, n_cells = 1000, 5
+    counts = rng.integers(0, 256, size=(n, paired.LANES), dtype=np.uint64)
+    codes = rng.integers(0, n_cells, size=n).astype(np.uint8)
+    codes[:300] = 2
+    counts[:300] = 255  # 256 rows of 255 in one cell reach 65280 < 2**16
+    words = np.zeros(n, dtype=np.uint64)
+    for lane in range(paired.LANES):
+        words |= counts[:, lane] << np.uint64(8 * lane)
+    first = 3
+    cells = np.full((first + paired.LANES, n_cells), 7, dtype=np.int64)
+    cells[first : first + width] = 0
+    even = np.zeros(n_cells, dtype=np.uint64)
+    odd = np.zeros(n_cells, dtype=np.uint64)
+    for start in range(0, n, report_draws._FLUSH_ROWS):
+        size = min(report_draws._FLUSH_ROWS, n - start)
+        report_draws._count_cells(words, codes, start, size, even, odd, cells, first, width)
+    for lane in range(paired.LANES):
+        row = cells[first + lane]
+        if lane >= width:
+            assert np.all(row == 7)  # untouched
+            continue
+        expected = [int(counts[codes == c, lane].sum()) for c in range(n_cells)]
+        assert row.tolist() == expected
+    assert np.all(cells[:first] == 7)
+    assert not np.any(even) and not np.any(odd)  # emptied
+
+
+def test_a_redone_replicates_cells_are_summed_from_its_int64_counts() -> None:
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 1000, size=500).astype(np.int64)  # past a byte's 255
+    codes = rng.integers(0, 4, size=500).astype(np.uint8)
+    cells = np.full(4, -1, dtype=np.int64)
+    report_draws._cells_of_counts(counts, codes, cells)
+    assert cells.tolist() == [int(counts[codes == c].sum()) for c in range(4)]

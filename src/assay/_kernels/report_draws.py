@@ -13,10 +13,13 @@ precision-recall curves at fixed grids (:func:`assay._kernels.bands.fold_curves`
 
 A replicate that draws no positive or no negative row has no curves (NaN).  A replicate
 with a count of 255 or more (never for fewer than 255 rows) is redone with int64 counts,
-as in the paired bootstrap.  The same pass sums each replicate's counts into the joint
-cells of the rows (the label and every model's prediction: the threshold metrics), exact
-whatever the counts.  Every replicate ``r`` draws from ``stream(seed, r)``: the
-values do not depend on the number of threads.
+as in the paired bootstrap.  The joint cells of the rows (the label and every model's
+prediction: the threshold metrics) are summed from the bytes while model A's curves read
+them, eight replicates at once: each row adds its word, split into two words of four
+16-bit counters, to its cell's counters, which are emptied into the cells every 256 rows
+(at most 255 a count, so no counter overflows); a redone replicate's cells are summed
+from its int64 counts.  Exact whatever the counts.  Every replicate ``r`` draws from
+``stream(seed, r)``: the values do not depend on the number of threads.
 """
 
 from __future__ import annotations
@@ -58,11 +61,15 @@ class Outs(NamedTuple):
     cells: np.ndarray
 
 
+_EVEN_BYTES = np.uint64(0x00FF00FF00FF00FF)  # bytes 0, 2, 4, 6 as four 16-bit counters
+_COUNTER = np.uint64(0xFFFF)
+_FLUSH_ROWS = 256  # rows added to the 16-bit counters before they are emptied: 256 * 255 < 2**16
+
+
 @jit
 def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
-                    lane, codes, cells):  # fmt: skip
-    """Model A's replicate, its counts kept as bytes (as the paired bootstrap's lanes),
-    and summed into ``cells[codes[k]]`` (``codes``: each atom's cell; empty: none).
+                    lane):  # fmt: skip
+    """Model A's replicate, its counts kept as bytes (as the paired bootstrap's lanes).
 
     Returns ``(value, saturated, drawn_positive)``: the ROC AUC, whether a count reached
     ``_SATURATED`` (the bytes are then not the counts), and the positive rows drawn.
@@ -75,8 +82,6 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
     saturated = False
     drawn_positive = np.int64(0)
     zero = np.int64(0)
-    counting = codes.shape[0] > 0
-    cells[:] = 0
     for start in range(0, n, _BLOCK):
         size = min(_BLOCK, n - start)
         counts = buffers.counts[:size]
@@ -87,11 +92,39 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
             saturated |= count >= _SATURATED
             drawn_positive += count if atoms.is_positive[start + offset] else zero
             lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
-            if counting:
-                cells[codes[start + offset]] += count
         scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
                                  scan_state, sums)  # fmt: skip
     return finish_counts(options, context, scan_state, sums), saturated, drawn_positive
+
+
+@jit
+def _count_cells(words, codes, start, size, even, odd, cells, first, width):
+    """Add the bytes of rows ``start .. start + size`` (``size`` at most
+    :data:`_FLUSH_ROWS`) to their cells' counters (``even``, ``odd``: (cells,) uint64,
+    lanes 0, 2, 4, 6 and 1, 3, 5, 7), then empty the counters into ``cells[first + lane]``."""
+    for offset in range(size):
+        word = words[start + offset]
+        code = codes[start + offset]
+        even[code] += word & _EVEN_BYTES
+        odd[code] += (word >> np.uint64(8)) & _EVEN_BYTES
+    for code in range(even.shape[0]):
+        for half in range(4):
+            shift = np.uint64(16 * half)
+            lane = 2 * half
+            if lane < width:
+                cells[first + lane, code] += np.int64((even[code] >> shift) & _COUNTER)
+            if lane + 1 < width:
+                cells[first + lane + 1, code] += np.int64((odd[code] >> shift) & _COUNTER)
+        even[code] = 0
+        odd[code] = 0
+
+
+@jit
+def _cells_of_counts(counts, codes, cells):
+    """``cells[c]``: the sum of the int64 ``counts`` of the atoms of cell ``c``."""
+    cells[:] = 0
+    for k in range(counts.shape[0]):
+        cells[codes[k]] += counts[k]
 
 
 @jit
@@ -144,6 +177,10 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
     running_a = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
     running_b = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
     full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
+    counting = codes.shape[0] > 0
+    n_cells = outs.cells.shape[1]
+    even = np.zeros(n_cells, dtype=np.uint64)
+    odd = np.zeros(n_cells, dtype=np.uint64)
     for batch in range(worker, n_batches, n_workers):
         first = batch * LANES
         width = min(LANES, count - first)
@@ -151,9 +188,9 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
             r = first + lane
             state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             value, saturated_lane, positives = _lane_replicate(
-                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane,
-                codes, outs.cells[r],
+                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane
             )  # fmt: skip
+            outs.cells[r, :] = 0
             out_a[r] = value
             saturated[lane] = saturated_lane
             drawn_positive[lane] = positives
@@ -171,11 +208,15 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
             running_b[lane, :] = 0
             context, start_state = _start(options, True, small, sums_b[lane])
             states_b[lane] = start_state
-        # model A's curves: the bytes again, in A's order
+        # model A's curves, and the cells: the bytes again, in A's order
         for start in range(0, n, _BLOCK):
             size = min(_BLOCK, n - start)
             for offset in range(size):
                 gathered[offset] = words[start + offset]
+            if counting:
+                for flush in range(start, start + size, _FLUSH_ROWS):
+                    _count_cells(words, codes, flush, min(_FLUSH_ROWS, start + size - flush),
+                                 even, odd, outs.cells, first, width)  # fmt: skip
             for lane in range(width):
                 if saturated[lane] or not defined[lane]:
                     continue
@@ -229,6 +270,8 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                 full = np.zeros(n, dtype=np.int64)
             state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full)
+            if counting:  # the bytes were not the counts
+                _cells_of_counts(full, codes, outs.cells[r])
             positives = drawn_positive[lane]
             negatives = n_positive + n_negative - positives
             _curves_of_counts(a, full, positives, negatives, grids, running_a[lane],
