@@ -17,7 +17,7 @@ import pytest
 
 import assay
 from assay import reference
-from assay._kernels import paired, report_draws, resample, streaming
+from assay._kernels import bands, paired, report_draws, resample, streaming
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import resolve_metric_call
 from assay.reports._curves import CURVE_GRIDS, PRECISION_RECALL_GRID, ROC_GRID
@@ -324,3 +324,36 @@ def test_a_redone_replicates_cells_are_summed_from_its_int64_counts() -> None:
     cells = np.full(4, -1, dtype=np.int64)
     report_draws._cells_of_counts(counts, codes, cells)
     assert cells.tolist() == [int(counts[codes == c].sum()) for c in range(4)]
+
+
+def test_curves_read_only_where_a_grid_point_is_passed_equal_the_whole_fold() -> None:
+    """Several blocks, with tie groups straddling their boundaries: each replicate's
+    curves, read again only in the blocks where a grid point is passed, are the curves of
+    a fold over every atom of the same counts (``bands.curves_at_grids``), value for
+    value, for the model that carries the draw and for the others."""
+    rng = np.random.default_rng(8)
+    n = 3 * resample._BLOCK + 123
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    scores = {
+        "a": y + rng.normal(size=n),  # untied: carries the draw
+        "b": np.round(y + 2 * rng.normal(size=n), 1),  # tie groups of tens of rows
+        "c": np.round(y + rng.normal(size=n), 0),  # tie groups of thousands of rows
+    }
+    n_resamples = 11
+    drawn = draw_replicates(y, scores, CURVE_GRIDS, n_resamples, SEED)
+    plan_a = paired_stream_plan(y, scores["a"], scores["a"], pos_label=None,
+                                sample_weight=None, clusters=None)  # fmt: skip
+    for name in ("a", "b", "c"):
+        plan = paired_stream_plan(y, scores["a"], scores[name], pos_label=None,
+                                  sample_weight=None, clusters=None)  # fmt: skip
+        for r in range(n_resamples):
+            draw = resample.Draw(resample.MULTINOMIAL, np.uint64(SEED), r)
+            _, in_a = streaming.traced_replicate(plan_a.a, plan_a.clusters, _options(), draw)
+            counts = in_a[plan.a_position_of_b]  # in the model's own order
+            positives = int(counts[plan.b.is_positive].sum())
+            negatives = int(counts.sum()) - positives
+            roc, precision = bands.curves_at_grids(
+                plan.b.is_positive, plan.b.continues, counts, positives, negatives, CURVE_GRIDS
+            )
+            assert np.array_equal(drawn.models[name].roc[r], roc), (name, r)
+            assert np.array_equal(drawn.models[name].precision[r], precision), (name, r)

@@ -11,6 +11,13 @@ precision-recall curves at fixed grids (:func:`assay._kernels.bands.fold_curves`
   are known (an unstratified replicate knows them only after its last block);
 * model B folds each row's eight counts in its own order into its ROC AUC and its curves.
 
+The curves read the counts again only in the blocks where a grid point is passed: while a
+replicate's ROC AUC is folded, the running sums at the start of every block (the weight
+above the open tie group and the group's own) are recorded, and a block is read again,
+from its recorded sums, only if a tie group closing in it reaches the next grid point
+(the sums at the next block's start reach it); about one block per grid point instead of
+every row.  The curves are those of the whole fold, value for value.
+
 A replicate that draws no positive or no negative row has no curves (NaN).  A replicate
 with a count of 255 or more (never for fewer than 255 rows) is redone with int64 counts,
 as in the paired bootstrap.  The joint cells of the rows (the label and every model's
@@ -31,10 +38,26 @@ from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import stream
-from assay._kernels.bands import _N_SLOTS, Thresholds, finish_curves, fold_curves, thresholds_of
+from assay._kernels.bands import _FP as _CURVE_FP
+from assay._kernels.bands import (
+    _N_SLOTS,
+    _NEXT_RECALL,
+    _NEXT_ROC,
+    Thresholds,
+    finish_curves,
+    fold_curves,
+    thresholds_of,
+)
+from assay._kernels.bands import _P as _CURVE_P
+from assay._kernels.bands import _Q as _CURVE_Q
+from assay._kernels.bands import _TP as _CURVE_TP
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.paired import _BYTE, _SATURATED, LANES
 from assay._kernels.streaming import (
+    _FP,
+    _P,
+    _Q,
+    _TP,
     _buffers,
     _class_counts,
     _Classes,
@@ -67,9 +90,57 @@ _FLUSH_ROWS = 256  # rows added to the 16-bit counters before they are emptied: 
 
 
 @jit
+def _record_start(sums, starts, j):
+    """``starts[j]``: the running sums of a replicate's fold at the start of block ``j``
+    (the weight above the open tie group, and the group's own), in the curves' order."""
+    running = sums.running
+    starts[j, _CURVE_TP] = np.int64(running[_TP])  # whole numbers below 2**53
+    starts[j, _CURVE_FP] = np.int64(running[_FP])
+    starts[j, _CURVE_P] = np.int64(running[_P])
+    starts[j, _CURVE_Q] = np.int64(running[_Q])
+
+
+@jit
+def _curves_from_starts(words, positions, lane, is_positive, continues, starts, n_positive,
+                        n_negative, grids, thresholds, running, block, roc_out,
+                        precision_out):  # fmt: skip
+    """Both curves of one replicate from the blocks where a grid point is passed.
+
+    ``words[k]`` (``words[positions[k]]`` when ``positions`` is not empty): the eight
+    counts of atom ``k``, this replicate's in byte ``lane``; ``starts``: the running sums
+    at the start of every block and at the end (:func:`_record_start`).  A block is
+    folded again from its start only if the sums at the next block's start reach the
+    next grid point of either curve; the others pass no grid point (the grid points
+    passed so far lie below the sums at the block's start).
+    """
+    n = is_positive.shape[0]
+    shift = np.uint64(8 * lane)
+    gather = positions.shape[0] > 0
+    running[:] = 0
+    for j, start in enumerate(range(0, n, _BLOCK)):
+        next_fp = thresholds.false_positives[running[_NEXT_ROC]]
+        next_tp = thresholds.true_positives[running[_NEXT_RECALL]]
+        if starts[j + 1, _CURVE_FP] < next_fp and starts[j + 1, _CURVE_TP] < next_tp:
+            continue
+        size = min(_BLOCK, n - start)
+        for slot in (_CURVE_TP, _CURVE_FP, _CURVE_P, _CURVE_Q):
+            running[slot] = starts[j, slot]
+        for offset in range(size):
+            word = words[positions[start + offset]] if gather else words[start + offset]
+            block[offset] = np.int64((word >> shift) & _BYTE)
+        fold_curves(start, block[:size], is_positive, continues, n_positive, n_negative, grids,
+                    thresholds, running, roc_out, precision_out)  # fmt: skip
+    last = (n + _BLOCK - 1) // _BLOCK
+    running[_CURVE_TP] = starts[last, _CURVE_TP] + starts[last, _CURVE_P]
+    running[_CURVE_FP] = starts[last, _CURVE_FP] + starts[last, _CURVE_Q]
+    finish_curves(running, roc_out, precision_out)
+
+
+@jit
 def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
-                    lane):  # fmt: skip
-    """Model A's replicate, its counts kept as bytes (as the paired bootstrap's lanes).
+                    lane, starts):  # fmt: skip
+    """Model A's replicate, its counts kept as bytes (as the paired bootstrap's lanes),
+    the running sums at the start of every block recorded in ``starts``.
 
     Returns ``(value, saturated, drawn_positive)``: the ROC AUC, whether a count reached
     ``_SATURATED`` (the bytes are then not the counts), and the positive rows drawn.
@@ -82,7 +153,8 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
     saturated = False
     drawn_positive = np.int64(0)
     zero = np.int64(0)
-    for start in range(0, n, _BLOCK):
+    for j, start in enumerate(range(0, n, _BLOCK)):
+        _record_start(sums, starts, j)
         size = min(_BLOCK, n - start)
         counts = buffers.counts[:size]
         state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
@@ -94,6 +166,7 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
             lanes[(start + offset) * LANES + lane] = min(count, _SATURATED)
         scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
                                  scan_state, sums)  # fmt: skip
+    _record_start(sums, starts, (n + _BLOCK - 1) // _BLOCK)
     return finish_counts(options, context, scan_state, sums), saturated, drawn_positive
 
 
@@ -174,8 +247,11 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
     n_recall = grids.precision_recall.shape[0] + 1
     false_positives = np.empty((LANES, n_roc), dtype=np.int64)
     true_positives = np.empty((LANES, n_recall), dtype=np.int64)
-    running_a = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
-    running_b = np.zeros((LANES, _N_SLOTS), dtype=np.int64)
+    running = np.zeros(_N_SLOTS, dtype=np.int64)
+    n_blocks = (n + _BLOCK - 1) // _BLOCK
+    starts_a = np.zeros((LANES, n_blocks + 1, 4), dtype=np.int64)
+    starts_b = np.zeros((LANES, n_blocks + 1, 4), dtype=np.int64)
+    in_order = np.empty(0, dtype=np.int64)  # A's words are in A's order
     full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
     counting = codes.shape[0] > 0
     n_cells = outs.cells.shape[1]
@@ -188,7 +264,8 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
             r = first + lane
             state = stream(draw.seed, np.uint64(draw.first_replicate + r))
             value, saturated_lane, positives = _lane_replicate(
-                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane
+                a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane,
+                starts_a[lane],
             )  # fmt: skip
             outs.cells[r, :] = 0
             out_a[r] = value
@@ -204,64 +281,51 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                 _undefined(outs.roc_a[r], outs.precision_a[r])
                 if has_b:
                     _undefined(outs.roc_b[r], outs.precision_b[r])
-            running_a[lane, :] = 0
-            running_b[lane, :] = 0
             context, start_state = _start(options, True, small, sums_b[lane])
             states_b[lane] = start_state
-        # model A's curves, and the cells: the bytes again, in A's order
-        for start in range(0, n, _BLOCK):
-            size = min(_BLOCK, n - start)
-            for offset in range(size):
-                gathered[offset] = words[start + offset]
-            if counting:
-                for flush in range(start, start + size, _FLUSH_ROWS):
-                    _count_cells(words, codes, flush, min(_FLUSH_ROWS, start + size - flush),
-                                 even, odd, outs.cells, first, width)  # fmt: skip
-            for lane in range(width):
-                if saturated[lane] or not defined[lane]:
-                    continue
-                shift = np.uint64(8 * lane)
-                for offset in range(size):
-                    block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
-                r = first + lane
-                positives = drawn_positive[lane]
-                fold_curves(start, block[:size], a.is_positive, a.continues, float(positives),
-                            float(n_positive + n_negative - positives), grids,
-                            Thresholds(false_positives[lane], true_positives[lane]),
-                            running_a[lane], outs.roc_a[r], outs.precision_a[r])  # fmt: skip
-        for lane in range(width):
+        if counting:  # the cells: the bytes again, in A's order
+            for flush in range(0, n, _FLUSH_ROWS):
+                _count_cells(words, codes, flush, min(_FLUSH_ROWS, n - flush), even, odd,
+                             outs.cells, first, width)  # fmt: skip
+        for lane in range(width):  # model A's curves
+            if saturated[lane] or not defined[lane]:
+                continue
             r = first + lane
-            if defined[lane] and not saturated[lane]:
-                finish_curves(running_a[lane], outs.roc_a[r], outs.precision_a[r])
+            positives = drawn_positive[lane]
+            _curves_from_starts(words, in_order, lane, a.is_positive, a.continues,
+                                starts_a[lane], float(positives),
+                                float(n_positive + n_negative - positives), grids,
+                                Thresholds(false_positives[lane], true_positives[lane]),
+                                running, block, outs.roc_a[r], outs.precision_a[r])  # fmt: skip
         if has_b:  # model B: each row's eight counts in B's order
-            for start in range(0, n, _BLOCK):
+            for j, start in enumerate(range(0, n, _BLOCK)):
                 size = min(_BLOCK, n - start)
                 for offset in range(size):
                     gathered[offset] = words[a_position_of_b[start + offset]]
                 for lane in range(width):
                     if saturated[lane]:
                         continue
+                    _record_start(sums_b[lane], starts_b[lane], j)
                     shift = np.uint64(8 * lane)
                     for offset in range(size):
                         block[offset] = np.int64((gathered[offset] >> shift) & _BYTE)
                     states_b[lane] = fold_counts(b, False, start, block[:size], options,
                                                  context, states_b[lane],
                                                  sums_b[lane])  # fmt: skip
-                    if defined[lane]:
-                        r = first + lane
-                        positives = drawn_positive[lane]
-                        fold_curves(start, block[:size], b.is_positive, b.continues,
-                                    float(positives), float(n_positive + n_negative - positives),
-                                    grids, Thresholds(false_positives[lane], true_positives[lane]),
-                                    running_b[lane], outs.roc_b[r],
-                                    outs.precision_b[r])  # fmt: skip
             for lane in range(width):
                 r = first + lane
                 if saturated[lane]:
                     continue
+                _record_start(sums_b[lane], starts_b[lane], n_blocks)
                 out_b[r] = finish_counts(options, context, states_b[lane], sums_b[lane])
                 if defined[lane]:
-                    finish_curves(running_b[lane], outs.roc_b[r], outs.precision_b[r])
+                    positives = drawn_positive[lane]
+                    _curves_from_starts(words, a_position_of_b, lane, b.is_positive,
+                                        b.continues, starts_b[lane], float(positives),
+                                        float(n_positive + n_negative - positives), grids,
+                                        Thresholds(false_positives[lane], true_positives[lane]),
+                                        running, block, outs.roc_b[r],
+                                        outs.precision_b[r])  # fmt: skip
         for lane in range(width):
             if not saturated[lane]:
                 continue
@@ -274,7 +338,7 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                 _cells_of_counts(full, codes, outs.cells[r])
             positives = drawn_positive[lane]
             negatives = n_positive + n_negative - positives
-            _curves_of_counts(a, full, positives, negatives, grids, running_a[lane],
+            _curves_of_counts(a, full, positives, negatives, grids, running,
                               outs.roc_a[r], outs.precision_a[r])  # fmt: skip
             if not has_b:
                 continue
@@ -284,7 +348,7 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
             context, scan_state = _start(options, True, small, sums_b[0])
             scan_state = fold_counts(b, False, 0, in_b, options, context, scan_state, sums_b[0])
             out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
-            _curves_of_counts(b, in_b, positives, negatives, grids, running_b[lane],
+            _curves_of_counts(b, in_b, positives, negatives, grids, running,
                               outs.roc_b[r], outs.precision_b[r])  # fmt: skip
 
 
