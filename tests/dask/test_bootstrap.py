@@ -153,6 +153,100 @@ def test_a_single_class_warns_as_on_one_machine(synchronous):
     assert got.n_undefined == want.n_undefined == 10
 
 
+def _weights(n: int, kind: str) -> np.ndarray:
+    """Whole-number weights (zeros among them), or fractional ones (zeros among them)."""
+    rng = np.random.default_rng(11)
+    if kind == "whole":
+        return rng.integers(0, 4, n).astype(np.float64)
+    return rng.random(n) * 3.0 * (rng.random(n) > 0.1)
+
+
+def _assert_close_result(got, expected):
+    """Weighted sums are added in another order than on one machine: 1e-12 relative."""
+    for name in ("bootstrap_distribution", "confidence_interval"):
+        np.testing.assert_allclose(getattr(got, name), getattr(expected, name), rtol=1e-12)
+    for name in ("estimate", "standard_error"):
+        assert getattr(got, name) == pytest.approx(getattr(expected, name), rel=1e-12, abs=1e-15)
+    # the bias is a small difference of two values each 1e-12 relative: on their scale
+    assert got.bias == pytest.approx(expected.bias, rel=0, abs=1e-12)
+    assert (got.n_undefined, got.rng_seed, got.metric) == (
+        expected.n_undefined,
+        expected.rng_seed,
+        expected.metric,
+    )
+
+
+@pytest.mark.parametrize(("name", "options"), RANKING)
+@pytest.mark.parametrize("kind", ["whole", "fractional"])
+def test_weighted_replicates_equal_one_machine(rows, synchronous, name, options, kind):
+    """A weighted row counts Poisson(1) times from the stream keyed by its position in
+    the input, times its weight: the replicates of one machine, to 1e-12 relative (the
+    weighted sums are added in another order)."""
+    metric = _metric(name, options)
+    frame = rows.assign(w=_weights(len(rows), kind))
+    ddf = partitioned(frame, SIZES)
+    got = assay.dask.bootstrap(
+        metric, ddf["y"], ddf["score"], sample_weight=ddf["w"], n_resamples=N_RESAMPLES,
+        rng=SEED,
+    )  # fmt: skip
+    want = _one_machine(metric, frame, sample_weight=frame["w"].to_numpy())
+    _assert_close_result(got, want)
+    unweighted = _one_machine(metric, frame)  # the weights change the replicates
+    assert not np.allclose(got.bootstrap_distribution, unweighted.bootstrap_distribution)
+
+
+def test_weighted_replicates_do_not_depend_on_the_partitioning(rows, synchronous):
+    """The key is the row's position in the input: any cut into partitions of the same
+    rows in the same order gives the one-machine replicates (ROC AUC of whole weights:
+    every sum exact, so bit for bit)."""
+    frame = rows.assign(w=_weights(len(rows), "whole"))
+    want = _one_machine(assay.roc_auc_score, frame, sample_weight=frame["w"].to_numpy())
+    for sizes in ((N_ROWS,), (9_000, 11_000), (1, 0, 7_000, 12_999)):
+        ddf = partitioned(frame, sizes)
+        got = assay.dask.bootstrap(
+            assay.roc_auc_score, ddf["y"], ddf["score"], sample_weight=ddf["w"],
+            n_resamples=N_RESAMPLES, rng=SEED,
+        )  # fmt: skip
+        assert np.array_equal(got.bootstrap_distribution, want.bootstrap_distribution)
+
+
+def test_weighted_on_a_cluster_equals_one_machine(rows, dask_client):
+    frame = rows.assign(w=_weights(len(rows), "fractional"))
+    ddf = partitioned(frame, SIZES)
+    with dask_client.as_current(), dask.config.set(scheduler=dask_client.get):
+        got = assay.dask.bootstrap(
+            "average_precision_score", ddf["y"], ddf["score"], sample_weight=ddf["w"],
+            n_resamples=N_RESAMPLES, rng=SEED,
+        )  # fmt: skip
+    want = _one_machine(assay.average_precision_score, frame, sample_weight=frame["w"].to_numpy())
+    _assert_close_result(got, want)
+
+
+@settings(max_examples=max(5, settings.default.max_examples // 8), deadline=None)
+@given(st.data())
+def test_small_weighted_data_equals_one_machine(data):
+    """Any weighted data (zero weights, ties, one class) and any split into partitions."""
+    y_true, y_score, weight = data.draw(binary_ranking_data(min_n=2, max_n=40))
+    if weight is None:
+        weight = np.ones(y_true.shape[0])
+    cuts = data.draw(split_into_pieces(y_true.shape[0], max_pieces=4))
+    name, options = data.draw(st.sampled_from(RANKING))
+    metric = _metric(name, options)
+    frame = pd.DataFrame({"y": y_true, "score": y_score, "w": weight})
+    ddf = partitioned(frame, tuple(np.diff(cuts).tolist()))
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        got = assay.dask.bootstrap(metric, ddf["y"], ddf["score"], sample_weight=ddf["w"],
+                                   n_resamples=20, rng=SEED)  # fmt: skip
+        want = assay.bootstrap(metric, y_true, y_score, sample_weight=weight, n_resamples=20,
+                               rng=SEED, resampling="poisson")  # fmt: skip
+    assert all(issubclass(w.category, assay.exceptions.AssayWarning) for w in record)
+    np.testing.assert_allclose(
+        got.bootstrap_distribution, want.bootstrap_distribution, rtol=1e-12, atol=1e-15
+    )
+    assert got.n_undefined == want.n_undefined
+
+
 @settings(max_examples=max(5, settings.default.max_examples // 8), deadline=None)
 @given(st.data())
 def test_small_data_equals_one_machine(data):
@@ -185,8 +279,6 @@ def test_on_a_cluster_equals_one_machine(rows, dask_client):
 @pytest.mark.parametrize(
     ("keywords", "error", "message"),
     [
-        ({"sample_weight": "w"}, NotImplementedError,
-         "`sample_weight` is not supported yet by the Poisson bootstrap on Dask"),
         ({"method": "bca"}, NotImplementedError, "`method='bca'` is not supported on Dask yet"),
         ({"resampling": "multinomial"}, NotImplementedError,
          "`resampling='multinomial'` is not supported on Dask"),
@@ -198,10 +290,7 @@ def test_on_a_cluster_equals_one_machine(rows, dask_client):
     ],
 )  # fmt: skip
 def test_unsupported_or_bad_options_are_refused(rows, keywords, error, message):
-    frame = rows.assign(w=1.0)
-    ddf = partitioned(frame, SIZES)
-    if "sample_weight" in keywords:
-        keywords = {"sample_weight": ddf["w"]}
+    ddf = partitioned(rows, SIZES)
     with pytest.raises(error, match=re.escape(message)):
         assay.dask.bootstrap(assay.roc_auc_score, ddf["y"], ddf["score"], **keywords)
 

@@ -23,7 +23,7 @@ import assay.dask
 import dask
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import partitioned
-from tests.dask.test_bootstrap import SIZES, _rows
+from tests.dask.test_bootstrap import SIZES, _rows, _weights
 from tests.dask.test_ranking import RANKING
 
 N_RESAMPLES = 40
@@ -92,6 +92,34 @@ def test_the_order_the_partitioning_and_the_interval(rows, synchronous, interval
     _assert_same_result(lazy.compute(), _one_machine(assay.roc_auc_score, rows, **keywords))
 
 
+@pytest.mark.parametrize("kind", ["whole", "fractional"])
+def test_weighted_replicates_equal_one_machine(rows, synchronous, kind):
+    """Each weighted row counts Poisson(1) times from the stream keyed by its position,
+    the same count in both models: one machine's replicates of both models, to 1e-12
+    relative (the weighted sums are added in another order), on any partitioning."""
+    frame = rows.assign(w=_weights(len(rows), kind))
+    weights = frame["w"].to_numpy()
+    metrics = [_metric(name, options) for name, options in RANKING]
+    for sizes in (SIZES, (7_000, 0, 13_000)):
+        ddf = partitioned(frame, sizes)
+        lazy = [
+            assay.dask.compare(
+                metric, ddf["y"], ddf["score"], ddf["second"], sample_weight=ddf["w"],
+                n_resamples=N_RESAMPLES, rng=SEED, compute=False,
+            )
+            for metric in metrics
+        ]  # fmt: skip
+        for metric, got in zip(metrics, dask.compute(*lazy), strict=True):
+            want = _one_machine(metric, frame, sample_weight=weights)
+            for name in ("estimate_a", "estimate_b", "pvalue"):
+                assert getattr(got, name) == pytest.approx(getattr(want, name), rel=1e-12)
+            # a difference of two values each 1e-15 relative off: compared on their scale
+            for name in ("resampled_differences", "confidence_interval"):
+                np.testing.assert_allclose(getattr(got, name), getattr(want, name),
+                                           rtol=0, atol=1e-13)  # fmt: skip
+            assert got.n_undefined == want.n_undefined
+
+
 def test_a_single_class_warns_as_on_one_machine(synchronous):
     frame = pd.DataFrame(
         {"y": np.ones(200, dtype=np.int64), "score": np.linspace(0, 1, 200), "second": 0.5}
@@ -133,8 +161,6 @@ def test_a_nan_score_names_the_model_and_the_partition(rows, synchronous):
 @pytest.mark.parametrize(
     ("keywords", "error", "message"),
     [
-        ({"sample_weight": "w"}, NotImplementedError,
-         "`sample_weight` is not supported yet by the Poisson bootstrap on Dask"),
         ({"method": "permutation"}, NotImplementedError,
          "`method='permutation'` is not supported on Dask"),
         ({"interval": "bca"}, NotImplementedError, "`interval='bca'` is not supported on Dask"),

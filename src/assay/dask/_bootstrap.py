@@ -15,7 +15,7 @@ from assay._results import BootstrapResult
 from assay._validation import check_option, resolve_seed
 from assay.dask import _ranking
 from assay.dask import _replicates as replicates
-from assay.dask._graph import ScanValue, ranking_job, scan_graph
+from assay.dask._graph import ScanValue, frames_of, ranking_job, scan_graph, weighted_rows_job
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import bootstrap_result
@@ -38,9 +38,9 @@ def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, 
     return declaration, function, name, metric_kwargs
 
 
-def refuse_unsupported(interval: tuple[str, str], resampling: str, sample_weight: Any) -> None:
+def refuse_unsupported(interval: tuple[str, str], resampling: str) -> None:
     """What the Poisson bootstrap on Dask does not do: BCa (``interval`` is the name and
-    value of the interval option), the multinomial draw, weighted rows."""
+    value of the interval option), the multinomial draw."""
     name, value = interval
     if value == "bca":
         raise NotImplementedError(
@@ -51,11 +51,6 @@ def refuse_unsupported(interval: tuple[str, str], resampling: str, sample_weight
         raise NotImplementedError(
             f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
             "bootstrap draws n rows from all of them; use resampling='poisson'."
-        )
-    if sample_weight is not None:
-        raise NotImplementedError(
-            "`sample_weight` is not supported yet by the Poisson bootstrap on Dask "
-            "(a weighted row's count is keyed by its position in the input)."
         )
 
 
@@ -114,9 +109,14 @@ def bootstrap(
         Poisson(``m``) times, drawn where the cell is; the classical (multinomial)
         bootstrap draws ``n`` rows from all of them, which needs the total ``n`` and
         one draw over every row.
-    sample_weight : None
-        Not supported yet on Dask (a weighted row's count is keyed by its position in
-        the input, which a partitioned collection does not have).
+    sample_weight : dask Series or 1-D dask array, default=None
+        Row weights, partitioned like ``y_true``.  A weighted row counts Poisson(1)
+        times, drawn from the stream keyed by its position in the input (its
+        partition's first row's position plus its index in the partition: the rows
+        carry it to their buckets, through one shuffle), times its weight, as on one
+        machine: the same replicates as :func:`assay.bootstrap` of the rows in the same
+        order, however they are partitioned (to about 1e-15 relative: the weighted sums
+        are added in another order).
     rng : None, int or numpy.random.Generator, default=None
         Source of the master seed; the seed used is reported in the result.
     compute : bool, default=True
@@ -139,7 +139,7 @@ def bootstrap(
         Bad options, a metric that is not a ranking metric of assay, or the inputs'
         errors (an error found in one partition names it).
     NotImplementedError
-        ``sample_weight`` given, ``method="bca"``, or ``resampling="multinomial"``.
+        ``method="bca"``, or ``resampling="multinomial"``.
 
     Warns
     -----
@@ -180,15 +180,24 @@ def bootstrap(
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
-    refuse_unsupported(("method", method), resampling, sample_weight)
+    refuse_unsupported(("method", method), resampling)
     seed = resolve_seed(rng)
     call = _ranking.SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
-    job = ranking_job(y_true, y_score, None, metric_kwargs.get("pos_label"), call.multiclass_hint)
+    pos_label = metric_kwargs.get("pos_label")
+    weighted = sample_weight is not None
+    if weighted:  # rows keyed by their positions: moved with them
+        job = weighted_rows_job(y_true, y_score, sample_weight, pos_label, call.multiclass_hint)
+        cells = [
+            delayed(replicates.weighted_cells, pure=True)(frame, atoms)
+            for frame, atoms in zip(frames_of(job), job.atoms, strict=True)
+        ]
+    else:
+        job = ranking_job(y_true, y_score, None, pos_label, call.multiclass_hint)
+        cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
     estimate = scan_graph(job, options, call.needs, call.message)
-    cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
-    distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples)
+    distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples, weighted)
     settings: dict[str, Any] = {
         "method": method,
         "confidence_level": confidence_level,

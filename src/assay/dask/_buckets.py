@@ -64,9 +64,13 @@ from assay.metrics._sorted import sort_scaled
 _EMPTY = np.empty(0, dtype=np.float64)
 
 
-def rows_meta(use_weights: bool, carried: tuple[str, ...] = ()) -> pd.DataFrame:
+def rows_meta(
+    use_weights: bool, carried: tuple[str, ...] = (), positions: bool = False
+) -> pd.DataFrame:
     """The columns of the bucketed rows (the shuffle's input); ``carried`` names float
-    columns travelling with the rows (another model's score, a placement)."""
+    columns travelling with the rows (another model's score, a placement);
+    ``positions``: each row's position in the input travels too (int64 ``"position"``:
+    the key of a weighted row's Poisson count)."""
     columns: dict[str, Any] = {
         "bucket": np.empty(0, dtype=np.int64),
         "positive": np.empty(0, dtype=bool),
@@ -74,6 +78,8 @@ def rows_meta(use_weights: bool, carried: tuple[str, ...] = ()) -> pd.DataFrame:
     }
     if use_weights:
         columns["weight"] = _EMPTY
+    if positions:
+        columns["position"] = np.empty(0, dtype=np.int64)
     for name in carried:
         columns[name] = _EMPTY
     return pd.DataFrame(columns)
@@ -295,14 +301,18 @@ def bucket_rows(
     plan: Plan,
     score_name: str = "y_score",
     other: tuple[str, Any] | None = None,
+    positions: bool = False,
 ) -> pd.DataFrame:
     """One input partition's rows with their buckets (zero-weight rows dropped; weights
     multiplied by the plan's power of two, exactly); ``other``, ``(name, scores)``, is
-    another model's scores carried along as column ``"other"``."""
+    another model's scores carried along as column ``"other"``; ``positions``: each
+    row's position in the input as column ``"position"`` (the partition's offset in the
+    plan plus the row's index in it, counted before zero-weight rows are dropped)."""
     use_weights = sample_weight is not None
     carried = () if other is None else ("other",)
+    meta = rows_meta(use_weights, carried, positions)
     if len(y_true) == 0:
-        return rows_meta(use_weights, carried)
+        return meta
 
     def rows() -> pd.DataFrame:
         positive = binary_target(y_true, plan.pos_label)[0]
@@ -314,13 +324,15 @@ def bucket_rows(
         }
         if other is not None:
             columns["other"] = as_scores(other[1], other[0]) + 0.0  # -0.0 is 0.0
+        if positions:
+            start = int(plan.offsets[index])
+            columns["position"] = np.arange(start, start + scores.shape[0], dtype=np.int64)
         if use_weights:
             weights = np.asarray(sample_weight, dtype=np.float64) * plan.weight_scale
             kept = weights > 0.0
             columns = {name: column[kept] for name, column in columns.items()}
             columns["weight"] = weights[kept]
-            columns = {name: columns[name] for name in rows_meta(True, carried).columns}
-        return pd.DataFrame(columns)
+        return pd.DataFrame({name: columns[name] for name in meta.columns})
 
     frame: pd.DataFrame = in_partition(index, n_partitions, rows)
     return frame

@@ -76,8 +76,11 @@ def compare(
     resampling : {"poisson"}, default="poisson"
         Every row alike in both scores and the class forms a cell of ``m`` rows that
         counts Poisson(``m``) times in a replicate, for both models.
-    sample_weight : None
-        Not supported on Dask (a weighted row's count is keyed by its position).
+    sample_weight : dask Series or 1-D dask array, default=None
+        Row weights, partitioned like ``y_true``.  Each weighted row is a cell of its
+        own: it counts Poisson(1) times for both models, drawn from the stream keyed by
+        its position in the input (carried with the row through both shuffles), times
+        its weight, as on one machine (to about 1e-15 relative).
     rng : None, int or numpy.random.Generator, default=None
         Source of the master seed; the seed used is reported in the result.
     compute : bool, default=True
@@ -98,8 +101,7 @@ def compare(
         Bad options, a metric that is not a ranking metric of assay, ``stratify`` or
         ``groups``, or the inputs' errors (an error found in one partition names it).
     NotImplementedError
-        ``method="permutation"``, ``interval="bca"``, ``resampling="multinomial"`` or
-        ``sample_weight`` given.
+        ``method="permutation"``, ``interval="bca"`` or ``resampling="multinomial"``.
 
     Warns
     -----
@@ -156,24 +158,32 @@ def compare(
             "`groups` resamples whole clusters with a multinomial draw; it cannot be "
             "combined with `stratify=True` or `resampling='poisson'`."
         )
-    refuse_unsupported(("interval", interval), resampling, sample_weight)
+    refuse_unsupported(("interval", interval), resampling)
     seed = resolve_seed(rng)
     call = SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
+    weighted = sample_weight is not None
     jobs = paired_jobs(
-        y_true, pred_a, pred_b, None, metric_kwargs.get("pos_label"), ("pred_a", "pred_b"),
-        carry="other",
+        y_true, pred_a, pred_b, sample_weight, metric_kwargs.get("pos_label"),
+        ("pred_a", "pred_b"), carry="other", positions=weighted,
     )  # fmt: skip
     estimates = []
     distributions = []
     for job, first in ((jobs.a, "score"), (jobs.b, "other")):
         estimates.append(scan_graph(job, options, call.needs, call.message))
+        # unweighted: the rows alike in both scores and the class are one cell (keyed by
+        # A's score, B's and the class); weighted: each row is a cell keyed by its
+        # position, the same in both models' buckets
         cells = [
-            delayed(replicates.paired_cells, pure=True)(frame, atoms, first)
+            delayed(replicates.weighted_cells, pure=True)(frame, atoms)
+            if weighted
+            else delayed(replicates.paired_cells, pure=True)(frame, atoms, first)
             for frame, atoms in zip(frames_of(job), job.atoms, strict=True)
         ]
-        distributions.append(replicates.replicates_graph(job, cells, options, seed, n_resamples))
+        distributions.append(
+            replicates.replicates_graph(job, cells, options, seed, n_resamples, weighted)
+        )
     settings: dict[str, Any] = {
         "interval": interval,
         "confidence_level": confidence_level,

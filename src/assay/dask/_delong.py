@@ -294,10 +294,12 @@ def paired_jobs(
     pos_label: Any,
     names: tuple[str, str] = ("score_a", "score_b"),
     carry: str = "placement",
+    positions: bool = False,
 ) -> PairedJobs:
     """Both models' jobs: the rows shuffled to A's buckets (B's score carried), then,
     with their A placement (``carry="placement"``) or A score (``"other"``), to B's
-    buckets; ``names`` name the scores in errors."""
+    buckets; ``names`` name the scores in errors; ``positions``: the rows carry their
+    positions in the input (the keys of weighted rows' Poisson counts)."""
     (trues, scores_a, scores_b, weights), n = aligned_partitions(
         y_true=y_true, **{names[0]: score_a, names[1]: score_b}, sample_weight=sample_weight
     )
@@ -308,16 +310,16 @@ def paired_jobs(
     plan_b = plan_graph(parts_b, pos_label, "", use_weights, names[1])
     rows_a = [
         delayed(buckets.bucket_rows, pure=True)(
-            i, n, t, s, w, plan_a, names[0], (names[1], scores_b[i])
+            i, n, t, s, w, plan_a, names[0], (names[1], scores_b[i]), positions
         )
         for i, (t, s, w) in enumerate(parts_a)
     ]
-    job_a = shuffle_job(rows_a, plan_a, buckets.rows_meta(use_weights, ("other",)))
+    job_a = shuffle_job(rows_a, plan_a, buckets.rows_meta(use_weights, ("other",), positions))
     rows_b = [
         delayed(placements.rows_for_b, pure=True)(frame, atoms, job_a.prefix, plan_b, carry)
         for frame, atoms in zip(frames_of(job_a), job_a.atoms, strict=True)
     ]
-    job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, (carry,)))
+    job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, (carry,), positions))
     return PairedJobs(job_a, job_b)
 
 

@@ -62,6 +62,23 @@ def shuffle_job(rows: list[Delayed], plan: Delayed, meta: Any) -> RankingJob:
     return RankingJob(atoms, _prefix_of(atoms, plan), plan, row_counts, frames)
 
 
+def weighted_rows_job(
+    y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
+) -> RankingJob:
+    """The weighted rows shuffled to their buckets with their positions in the input
+    (the keys of their Poisson counts), and each bucket sorted into its atoms."""
+    (trues, scores, weights), n = aligned_partitions(
+        y_true=y_true, y_score=y_score, sample_weight=sample_weight
+    )
+    parts = list(zip(trues, scores, weights, strict=True))
+    plan = plan_graph(parts, pos_label, multiclass_hint, True)
+    rows = [
+        delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan, positions=True)
+        for i, (t, s, w) in enumerate(parts)
+    ]
+    return shuffle_job(rows, plan, buckets.rows_meta(True, positions=True))
+
+
 def frames_of(job: RankingJob) -> list[Delayed]:
     """The shuffled partitions of a job that moves rows (:func:`shuffle_job`)."""
     assert job.frames is not None, "a job of atoms has no rows"

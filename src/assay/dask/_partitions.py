@@ -182,6 +182,9 @@ class Plan(NamedTuple):
     """The weights are multiplied by this power of two (as on one machine)."""
     integer_counts: bool
     """Every (scaled) weight is a whole number: the scans sum exactly."""
+    offsets: np.ndarray = np.zeros(0, dtype=np.int64)
+    """Where each input partition starts in the input (its first row's position): a
+    weighted row's Poisson count is keyed by its position, as on one machine."""
 
 
 def resolve_labels(
@@ -250,8 +253,14 @@ def make_plan(
     """The plan of the second pass (see :class:`Plan`)."""
     positive_label = resolve_labels(summaries, pos_label, multiclass_hint)
     weight_scale, integer_counts = weight_plan(summaries, use_weights)
+    lengths = np.array([s.n for s in summaries], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     return Plan(
-        positive_label, choose_splitters(summaries, n_buckets), weight_scale, integer_counts
+        positive_label,
+        choose_splitters(summaries, n_buckets),
+        weight_scale,
+        integer_counts,
+        offsets,
     )
 
 

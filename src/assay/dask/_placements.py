@@ -150,8 +150,10 @@ def rows_for_b(
     carried ``other``) and bucket, and ``carry``: ``"placement"`` (the row's A placement)
     or ``"other"`` (its A score)."""
     use_weights = "weight" in frame.columns
+    positions = "position" in frame.columns
+    meta = rows_meta(use_weights, (carry,), positions)
     if frame.shape[0] == 0:
-        return rows_meta(use_weights, (carry,))
+        return meta
     scores_b = frame["other"].to_numpy()
     columns: dict[str, Any] = {
         "bucket": bucket_of(scores_b, plan_b.splitters),
@@ -160,11 +162,13 @@ def rows_for_b(
     }
     if use_weights:
         columns["weight"] = frame["weight"].to_numpy()
+    if positions:
+        columns["position"] = frame["position"].to_numpy()
     if carry == "placement":
         columns["placement"] = row_placements(frame, atoms, prefix)
     else:
         columns["other"] = frame["score"].to_numpy()
-    return pd.DataFrame(columns)
+    return pd.DataFrame({name: columns[name] for name in meta.columns})
 
 
 def paired_sums(

@@ -6,7 +6,10 @@ replicate ``r``, drawn from its own keyed stream
 (:mod:`assay._kernels._rng`): the same draw on whichever machine holds the cell, so
 every bucket draws its own atoms' counts, and the counts of the whole are those of
 the single-machine Poisson bootstrap (:func:`assay.bootstrap` with
-``resampling="poisson"``).  A replicate is then the scan contract of
+``resampling="poisson"``).  A weighted row is a cell of its own: it counts
+``Poisson(1)`` times, drawn from the stream keyed by its position in the input (which
+its rows carry through the shuffle), and adds its count times its weight, as on one
+machine.  A replicate is then the scan contract of
 :mod:`assay.dask._buckets` with the drawn counts as the atoms' weights:
 
 1. each bucket's per-replicate totals (:func:`replicate_totals`; a ``(B, 2)`` array);
@@ -20,8 +23,9 @@ the single-machine Poisson bootstrap (:func:`assay.bootstrap` with
 
 The counts are drawn again in steps 3 and 4 rather than kept (a bucket of ``m`` atoms
 would need ``2 B m`` counts); what travels between tasks is ``O(B)`` per bucket.
-Counts are integers, so every sum is exact and the values are bit-identical to the
-single machine's.
+Unweighted counts are integers, so every sum is exact and the values are bit-identical
+to the single machine's; weighted sums are added in another order than on one machine,
+and agree to about 1e-15 relative.
 """
 
 from __future__ import annotations
@@ -46,12 +50,14 @@ _NEGATIVE = 0
 
 class Cells(NamedTuple):
     """A bucket's Poisson cells: each draws ``Poisson(rows)`` from the stream ``key`` and
-    adds it to the positive or negative weight of its atom."""
+    adds it (times its ``weight``; empty: unweighted) to the positive or negative weight
+    of its atom."""
 
     atom: np.ndarray
     positive: np.ndarray
     rows: np.ndarray
     key: np.ndarray
+    weight: np.ndarray = np.empty(0, dtype=np.float64)
 
 
 @jit
@@ -86,7 +92,7 @@ def single_cells(atoms: dict[int, buckets.Atoms]) -> dict[int, Cells]:
             np.empty(size, dtype=np.float64),
             np.empty(size, dtype=np.uint64),
         )
-        used = _single_keys(a.scores, a.positive, a.negative, *out)
+        used = _single_keys(a.scores, a.positive, a.negative, *out[:4])  # not the weights
         cells[bucket] = Cells(*(column[:used].copy() for column in out))  # the room freed
     return cells
 
@@ -120,19 +126,42 @@ def paired_cells(
     return cells
 
 
+def weighted_cells(frame: pd.DataFrame, atoms: dict[int, buckets.Atoms]) -> dict[int, Cells]:
+    """Every bucket's cells of weighted rows: each row a cell of its own, keyed by its
+    position in the input (the single machine's weighted Poisson draw, the same for
+    both models of a pair)."""
+    cells = {}
+    scores = frame["score"].to_numpy(dtype=np.float64) + 0.0  # -0.0 is 0.0, as the atoms
+    positive = frame["positive"].to_numpy(dtype=np.bool_)
+    weight = frame["weight"].to_numpy(dtype=np.float64)
+    position = frame["position"].to_numpy(dtype=np.int64)
+    for bucket, rows in frame.groupby("bucket", sort=False).indices.items():
+        own = atoms[int(bucket)]
+        cells[int(bucket)] = Cells(
+            np.searchsorted(-own.scores, -scores[rows]),  # atoms descend
+            np.ascontiguousarray(positive[rows]),
+            np.ones(rows.shape[0], dtype=np.float64),
+            position[rows].astype(np.uint64),
+            np.ascontiguousarray(weight[rows]),
+        )
+    return cells
+
+
 @jit
 def cell_counts(cells, seed, replicate, out_positive, out_negative):
-    """The Poisson counts of a bucket's atoms in one replicate (float64, whole numbers):
-    the sum of their cells' draws."""
+    """The Poisson weights of a bucket's atoms in one replicate: the sum of their cells'
+    draws (times the cells' weights, when weighted)."""
     state = stream(np.uint64(seed), np.uint64(replicate))
     out_positive[:] = 0.0
     out_negative[:] = 0.0
+    weighted = cells.weight.shape[0] > 0
     for c in range(cells.atom.shape[0]):
         count, _ = poisson(cells.rows[c], keyed_stream(state, cells.key[c]))
+        drawn = count * cells.weight[c] if weighted else float(count)
         if cells.positive[c]:
-            out_positive[cells.atom[c]] += count
+            out_positive[cells.atom[c]] += drawn
         else:
-            out_negative[cells.atom[c]] += count
+            out_negative[cells.atom[c]] += drawn
 
 
 @jit
@@ -172,27 +201,33 @@ class ReplicatePrefix(NamedTuple):
     """``(B, 2)``: each replicate's positive and negative weight."""
     above: dict[int, np.ndarray]
     """``(B, 2)``: the weight above the bucket in each replicate."""
+    integer_counts: bool = True
+    """The drawn weights are counts (unweighted rows): the scans sum exactly."""
 
     def of(self, replicate: int, held: Iterable[int] = ()) -> buckets.Prefix:
         """The :class:`~assay.dask._buckets.Prefix` of one replicate, with the weight
         above the buckets ``held`` (those a task folds) only."""
         total_positive, total_negative = self.totals[replicate]
-        context = make_context(total_positive, total_negative, True)
+        context = make_context(total_positive, total_negative, self.integer_counts)
         above = {bucket: tuple(self.above[bucket][replicate]) for bucket in held}
         return self.prefix._replace(context=context, above=above)
 
 
 def replicate_prefix(
-    totals: list[dict[int, np.ndarray]], prefix: buckets.Prefix, n_resamples: int
+    totals: list[dict[int, np.ndarray]],
+    prefix: buckets.Prefix,
+    n_resamples: int,
+    integer_counts: bool = True,
 ) -> ReplicatePrefix:
-    """The exclusive prefix of the buckets' drawn totals, replicate by replicate."""
+    """The exclusive prefix of the buckets' drawn totals, replicate by replicate
+    (``integer_counts``: unweighted, the drawn weights are counts)."""
     merged = {bucket: t for part in totals for bucket, t in part.items()}
     running = np.zeros((n_resamples, 2), dtype=np.float64)
     above = {}
     for bucket in prefix.order:
         above[bucket] = running.copy()
-        running += merged[bucket]  # whole numbers: exact in any order
-    return ReplicatePrefix(prefix, running, above)
+        running += merged[bucket]  # whole numbers unless weighted: exact in any order
+    return ReplicatePrefix(prefix, running, above, integer_counts)
 
 
 class _Drawn:
@@ -277,13 +312,19 @@ def replicate_values(
 
 
 def replicates_graph(
-    job: RankingJob, cells: list[Delayed], options: Any, seed: int, n_resamples: int
+    job: RankingJob,
+    cells: list[Delayed],
+    options: Any,
+    seed: int,
+    n_resamples: int,
+    weighted: bool = False,
 ) -> Delayed:
-    """The lazy replicate values of a job whose partitions' buckets have the ``cells``:
-    the scan contract, every step a B-vector per bucket."""
+    """The lazy replicate values of a job whose partitions' buckets have the ``cells``
+    (``weighted``: cells of weighted rows): the scan contract, every step a B-vector
+    per bucket."""
     parts = list(zip(job.atoms, cells, strict=True))
     totals = [delayed(replicate_totals, pure=True)(a, c, seed, n_resamples) for a, c in parts]
-    prefixes = delayed(replicate_prefix, pure=True)(totals, job.prefix, n_resamples)
+    prefixes = delayed(replicate_prefix, pure=True)(totals, job.prefix, n_resamples, not weighted)
     belows = None
     if buckets.has_below_pass(options):
         summaries = [

@@ -9,8 +9,10 @@ Dask functions are built lazily and computed together, so the calls on the same 
 column share their shuffles (two: DeLong's and the scans'); only counts and ``O(B)``
 replicate vectors reach the client.
 
-What the Dask report does not do, and says so: sample weights (a weighted row's Poisson
-count is keyed by its position in the input, which partitions do not have: refused);
+What the Dask report does not do, and says so: sample weights (the threshold metrics are
+resampled from confusion cells summed over the partitions, and a weighted row draws its
+own Poisson count, keyed by its position: refused; ``assay.dask.bootstrap`` and
+``compare`` take weights);
 groups (a multinomial draw of whole groups: refused, as with ``resampling='poisson'``
 on one machine); the curves (their bands are multinomial only: left out with a note,
 as in the one-machine Poisson report).

@@ -67,7 +67,9 @@ def refuse_weight_on_dask(weight: str | None) -> None:
     """A weighted report has no Dask path: NotImplementedError naming the column."""
     if weight is not None:
         raise NotImplementedError(
-            f"`weight` ({weight!r}) is not supported by a report on Dask: a weighted "
-            "row's Poisson count is keyed by its position in the input, which a "
-            "partitioned collection does not have; compute this report on one machine."
+            f"`weight` ({weight!r}) is not supported by a report on Dask: its threshold "
+            "metrics are resampled from confusion cells summed over the partitions, and "
+            "weighted rows each draw their own Poisson count (keyed by their position), "
+            "so they cannot be summed before the draw; compute this report on one "
+            "machine (assay.dask.bootstrap and assay.dask.compare take weights)."
         )
