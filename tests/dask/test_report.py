@@ -153,7 +153,8 @@ def test_errors(synchronous, monkeypatch) -> None:
                        r"n rows, which no partition can do on its own"):  # fmt: skip
         assay.report(frame, target="y", scores="b", resampling="multinomial")
     with pytest.raises(NotImplementedError, match=r"`weight` \('w'\) is not supported by a "
-                       r"report on Dask: a weighted row's Poisson count is keyed"):  # fmt: skip
+                       r"report on Dask: its threshold metrics are resampled from confusion "
+                       r"cells summed over the partitions"):  # fmt: skip
         assay.report(frame, target="y", scores="b", weight="w")
     with pytest.raises(ValueError, match=r"`group` \('g'\) resamples whole groups"):
         assay.report(frame, target="y", scores="b", group="g")

@@ -475,20 +475,15 @@ def _bounds(interval: Any) -> tuple[float, float]:
 
 
 def _ranking_metrics(y_true: np.ndarray, score: np.ndarray, common: dict) -> dict[str, float]:
-    """AP, the trapezoidal AUC-PR and the EER of one model: its rows sorted once, then
-    the three scans of the public functions (the same values and warnings)."""
-    from assay.metrics._ranking import (
-        average_precision_from_sorted,
-        equal_error_rate_from_sorted,
-        pr_auc_from_sorted,
-    )
+    """AP, the trapezoidal AUC-PR and the EER: the public functions' scans, one sort."""
+    from assay.metrics import _ranking as ranking
     from assay.metrics._sorted import sort_binary
 
     data = sort_binary(y_true, score, sample_weight=common["sample_weight"])
     return {
-        "average_precision": average_precision_from_sorted(data),
-        "pr_auc": pr_auc_from_sorted(data),
-        "equal_error_rate": equal_error_rate_from_sorted(data),
+        "average_precision": ranking.average_precision_from_sorted(data),
+        "pr_auc": ranking.pr_auc_from_sorted(data),
+        "equal_error_rate": ranking.equal_error_rate_from_sorted(data),
     }
 
 
