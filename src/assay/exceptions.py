@@ -12,6 +12,7 @@ __all__ = [
     "AssayWarning",
     "CompilationCacheWarning",
     "DegenerateDataWarning",
+    "IgnoredOptionWarning",
     "SelfCheckError",
     "ThreadingLayerWarning",
     "UndefinedMetricWarning",
@@ -31,6 +32,14 @@ class UndefinedMetricWarning(AssayWarning):
 
 class DegenerateDataWarning(AssayWarning):
     """The data make a procedure degenerate (for example, all values equal)."""
+
+
+class IgnoredOptionWarning(AssayWarning):
+    """An option given has no effect with the other options of the call.
+
+    For example ``pos_label`` with an ``average`` other than ``'binary'``: every class is
+    counted, and ``pos_label`` is not used (``labels=[pos_label]`` scores that class).
+    """
 
 
 class CompilationCacheWarning(AssayWarning):

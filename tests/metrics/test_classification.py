@@ -480,3 +480,37 @@ def test_other_errors():
         assay.balanced_accuracy_score([0.5, 1], [0, 1])
     with pytest.raises(ValueError, match="different lengths"):
         assay.error_rate([0, 1], [0, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "name", ["precision_score", "recall_score", "f1_score", "jaccard_score", "specificity_score"]
+)
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+def test_pos_label_ignored_by_a_non_binary_average_is_warned_about(name, average):
+    """With an average other than 'binary' every class is counted: a ``pos_label`` other
+    than the default is not used, and a warning says so at the caller's line (as
+    scikit-learn warns); the value is the one without it."""
+    y_true, y_pred = [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 1]
+    function = getattr(assay, name)
+    with pytest.warns(assay.IgnoredOptionWarning) as record:
+        got = function(y_true, y_pred, pos_label=2, average=average)
+    assert len(record) == 1 and record[0].filename == __file__
+    message = str(record[0].message)
+    assert message.startswith(f"`pos_label` (2) is ignored when `average` is {average!r}")
+    assert "`labels=[2]`" in message
+    np.testing.assert_array_equal(got, function(y_true, y_pred, average=average))
+
+
+@pytest.mark.parametrize("pos_label", [1, 1.0, True, None])
+def test_the_default_pos_label_or_a_binary_average_gives_no_warning(pos_label):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assay.f1_score([0, 1, 2, 1], [0, 2, 2, 1], pos_label=pos_label, average="macro")
+        assay.f1_score([0, 1, 0, 1], [0, 0, 0, 1], pos_label=0, average="binary")
+
+
+def test_pos_label_with_a_multilabel_average_is_warned_about():
+    y_true, y_pred = np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 0], [1, 1], [0, 1]])
+    with pytest.warns(assay.IgnoredOptionWarning, match="`average` is 'samples'"):
+        got = assay.f1_score(y_true, y_pred, pos_label=0, average="samples")
+    assert got == assay.f1_score(y_true, y_pred, average="samples")

@@ -6,12 +6,15 @@ applies the matching function of the matrix from :mod:`assay.metrics._cell_metri
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from assay._kernels._cache import user_stacklevel
 from assay._validation import check_option, check_zero_division
+from assay.exceptions import IgnoredOptionWarning
 from assay.metrics._cell_metrics import (
     accuracy_from_confusion,
     error_rate_from_confusion,
@@ -49,6 +52,7 @@ def averaged_confusion(
     Multilabel indicators give :class:`~assay.metrics._multilabel.IndicatorCells` in
     place of the matrix (cells per label, or per row for ``average='samples'``).
     """
+    _warn_ignored_pos_label(pos_label, average)
     if any_multilabel(y_true, y_pred):
         return multilabel_cells(y_true, y_pred, labels, average, sample_weight, zero_division)
     if average == "samples":
@@ -71,6 +75,25 @@ def averaged_confusion(
         confusion, average=average, pos_label=pos_label, labels_given=labels is not None
     )
     return matrix, {**options, "zero_division": zero_division}
+
+
+def _warn_ignored_pos_label(pos_label: Any, average: Any) -> None:
+    """Warn that ``pos_label`` (other than the default) is not used: with an average
+    other than 'binary' every class is counted (scikit-learn warns alike)."""
+    if average == "binary" or pos_label is None:
+        return
+    try:
+        default = bool(pos_label == 1)
+    except (TypeError, ValueError):  # an array, or an object that does not compare
+        default = False
+    if not default:
+        warnings.warn(
+            f"`pos_label` ({pos_label!r}) is ignored when `average` is {average!r}, not "
+            f"'binary': every class is counted. Use `labels=[{pos_label!r}]` to score "
+            "that class alone, or `average='binary'`.",
+            IgnoredOptionWarning,
+            stacklevel=user_stacklevel(),
+        )
 
 
 def averaged_resolver(
