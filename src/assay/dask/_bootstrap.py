@@ -31,8 +31,8 @@ def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, 
     if declaration is None or declaration.name not in names:
         raise ValueError(
             f"`metric` must be a ranking metric of assay ({', '.join(names)}) on Dask; "
-            f"got {name!r} (a callable's Poisson counts are keyed by row position, which "
-            "a partitioned collection does not have)."
+            f"got {name!r} (any other metric would need every replicate's rows in one "
+            "place, which a partitioned collection does not have)."
         )
     _check_options(declaration.name, metric_kwargs)
     return declaration, function, name, metric_kwargs
