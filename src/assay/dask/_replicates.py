@@ -86,13 +86,13 @@ def single_cells(atoms: dict[int, buckets.Atoms]) -> dict[int, Cells]:
     cells = {}
     for bucket, a in atoms.items():
         size = 2 * a.scores.shape[0]
-        out = Cells(
+        out = (
             np.empty(size, dtype=np.int64),
             np.empty(size, dtype=np.bool_),
             np.empty(size, dtype=np.float64),
             np.empty(size, dtype=np.uint64),
-        )
-        used = _single_keys(a.scores, a.positive, a.negative, *out[:4])  # not the weights
+        )  # the unweighted cells' columns
+        used = _single_keys(a.scores, a.positive, a.negative, *out)
         cells[bucket] = Cells(*(column[:used].copy() for column in out))  # the room freed
     return cells
 
