@@ -86,6 +86,43 @@ def test_ranking_rows_are_the_functions(result, data, name) -> None:
     assert model.row("equal_error_rate").estimate == assay.equal_error_rate(y, score)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ranking_rows_of_few_distinct_scores_are_the_functions(weighted) -> None:
+    # 4096 rows of 2-decimal scores: every model's sort groups its tie groups by hashing
+    # (the report sorts each model once for all these rows; the functions sort again)
+    rng = np.random.default_rng(11)
+    n = 4096
+    y = np.where(rng.random(n) < 0.3, 1, -1)
+    data = {"y": y, "a": np.round((y > 0) * 0.3 + rng.random(n), 2)}
+    data["b"] = np.round(data["a"] + rng.normal(scale=0.3, size=n), 1)
+    data["w"] = rng.integers(0, 6, n).astype(float)  # zero weights too (the Wilson interval
+    # of the error rate takes frequencies: whole numbers)
+    weight = "w" if weighted else None
+    common = {"sample_weight": data["w"] if weighted else None, "pos_label": 1}
+    result = assay.report(
+        data, target="y", scores=["a", "b"], weight=weight, pos_label=1,
+        n_resamples=N_RESAMPLES, rng=SEED,
+    )  # fmt: skip
+    for name in ("a", "b"):
+        model = result.model(name)
+        delong = assay.auc_ci(y, data[name], **common)
+        assert model.row("roc_auc").estimate == delong.estimate
+        assert model.row("roc_auc").interval == _interval(delong)
+        functions = {
+            "average_precision": assay.average_precision_score,
+            "pr_auc": assay.pr_auc_score,
+            "equal_error_rate": assay.equal_error_rate,
+        }
+        for key, function in functions.items():
+            assert model.row(key).estimate == function(y, data[name], **common)
+    if not weighted:  # the draw's paired bootstrap takes each model's ROC AUC as estimate
+        pair = result.pairs[0].row("roc_auc_bootstrap")
+        difference = assay.roc_auc_score(y, data["a"], pos_label=1) - assay.roc_auc_score(
+            y, data["b"], pos_label=1
+        )
+        assert pair.estimate == difference
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_threshold_rows_are_the_functions(result, data, name) -> None:
     y = data["y"]

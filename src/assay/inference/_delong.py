@@ -35,7 +35,7 @@ from assay._validation import (
     check_same_length,
 )
 from assay.exceptions import DegenerateDataWarning, UndefinedMetricWarning
-from assay.metrics._sorted import sort_scores
+from assay.metrics._sorted import SortedBinary, sort_scores
 
 __all__ = ["auc_ci", "auc_ci_result", "delong_covariance"]
 
@@ -221,7 +221,17 @@ def _single_auc_variance(
         weights = as_sample_weight(sample_weight, n)
     except ValueError as error:  # the checks name `sample_weight`; say which one
         raise ValueError(str(error).replace("`sample_weight`", f"`{weight_name}`")) from None
+    n_rows = n if weights is None else int(np.count_nonzero(weights))
     data = sort_scores(positive, scores, weights)
+    return sorted_auc_variance(data, n_rows, weighted=weights is not None)
+
+
+def sorted_auc_variance(
+    data: SortedBinary, n_rows: int, *, weighted: bool
+) -> tuple[float, float, float, float, int, bool]:
+    """:func:`_single_auc_variance` of one model's sorted rows (``n_rows`` of non-zero
+    weight; ``weighted``: weights were given): a caller that has sorted them already (the
+    report) sorts them only once."""
     auc, total_positive, total_negative, squares_10, squares_01 = kernels.sorted_sums_of_squares(
         *data.kernel_arguments, data.integer_counts
     )
@@ -231,8 +241,7 @@ def _single_auc_variance(
     variance = _NAN
     if u > 1.0 and w > 1.0:
         variance = (squares_10 / scale) / (u - 1.0) / u + (squares_01 / scale) / (w - 1.0) / w
-    n_rows = n if weights is None else int(np.count_nonzero(weights))
-    return float(auc), float(variance), float(u), float(w), n_rows, weights is not None
+    return float(auc), float(variance), float(u), float(w), n_rows, weighted
 
 
 # ------------------------------------------------------------------------------ public

@@ -25,6 +25,7 @@ from assay.reports._curves import CURVE_GRIDS, with_curves
 from assay.reports._draw import draw_replicates
 from assay.reports._drawn_cells import cell_matrices, drawn_f1_pairs, drawn_metric, joint_codes
 from assay.reports._pairs import pair_reports
+from assay.reports._ranked import RankedModel, ranked_model, ranking_metrics
 from assay.reports._progress import Steps, Warnings
 from assay.reports._replicates import (
     auc_bootstrap,
@@ -376,6 +377,10 @@ def report(
     # The label and prediction columns live on as bytes: the columns read are let go
     # (a file's label column is a third of the columns read at two models).
     del table
+    # The public functions take them as booleans (the same bytes): their label checks and
+    # confusion counts then need no int64 copy of a column.
+    truth = y_true.view(np.bool_)
+    decisions = {name: prediction.view(np.bool_) for name, prediction in y_preds.items()}
 
     if sample_weight is None:
         positive_weight = float(np.count_nonzero(y_true))
@@ -400,7 +405,11 @@ def report(
     }
     caught = Warnings()
     with caught.about("majority-class baseline"):
-        baseline = _baseline(y_true, majority, cost_matrix, common)
+        baseline = _baseline(truth, majority, cost_matrix, common)
+    ranked = {}
+    for name in score_names:  # one sort of each model for its ranking numbers
+        with caught.about(f"model {name!r}"):
+            ranked[name] = ranked_model(truth, y_scores[name], sample_weight, confidence_level)
     drawn = None
     matrices: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     f1_pairs = None
@@ -412,8 +421,9 @@ def report(
             y_true, y_scores, CURVE_GRIDS, n_resamples, seed, progress, codes=codes
         )
         with caught.about("paired tests"):
+            estimates = {name: ranked[name].roc_auc for name in score_names}
             auc_pairs, auc_replicates = drawn_comparisons(
-                score_names, y_true, y_scores, drawn.models, resampled
+                score_names, estimates, drawn.models, resampled
             )
         if codes is not None and drawn.cells is not None:
             data_cells = np.bincount(codes, minlength=drawn.cells.shape[1])[None, :]
@@ -423,12 +433,12 @@ def report(
                     cell_matrices(data_cells, index)[0],
                 )
             with caught.about("paired tests"):
-                f1_pairs = drawn_f1_pairs(score_names, y_true, y_preds, matrices, resampled)
+                f1_pairs = drawn_f1_pairs(score_names, truth, decisions, matrices, resampled)
     else:
         if len(score_names) > 1:
             steps("paired bootstrap of ROC AUC")
         with caught.about("paired tests"):
-            auc_pairs = auc_comparisons(score_names, y_true, y_scores, resampled)
+            auc_pairs = auc_comparisons(score_names, truth, y_scores, resampled)
         auc_replicates = shared_replicates(score_names, auc_pairs)
     models = []
     for index, name in enumerate(score_names):
@@ -439,9 +449,10 @@ def report(
                 _model(
                     name,
                     prediction,
-                    y_true,
+                    truth,
                     y_scores[name],
-                    y_preds[name],
+                    decisions[name],
+                    ranked[name],
                     cost_matrix,
                     confidence_level,
                     common,
@@ -452,12 +463,12 @@ def report(
                 )
             )
         with caught.about(f"model {name!r} against the majority-class baseline"):
-            tests = baseline_tests(y_true, y_preds[name], majority, cost_matrix, resampled)
+            tests = baseline_tests(truth, decisions[name], majority, cost_matrix, resampled)
             models[-1] = replace(models[-1], baseline_tests=tests)
     steps("paired tests")
     with caught.about("paired tests"):
         pairs = pair_reports(
-            score_names, y_true, y_scores, y_preds, confidence_level, common, resampled,
+            score_names, truth, y_scores, decisions, confidence_level, common, resampled,
             auc_pairs, f1_pairs,
         )  # fmt: skip
     steps("curves")
@@ -472,19 +483,6 @@ def report(
 
 def _bounds(interval: Any) -> tuple[float, float]:
     return (float(interval[0]), float(interval[1]))
-
-
-def _ranking_metrics(y_true: np.ndarray, score: np.ndarray, common: dict) -> dict[str, float]:
-    """AP, the trapezoidal AUC-PR and the EER: the public functions' scans, one sort."""
-    from assay.metrics import _ranking as ranking
-    from assay.metrics._sorted import sort_binary
-
-    data = sort_binary(y_true, score, sample_weight=common["sample_weight"])
-    return {
-        "average_precision": ranking.average_precision_from_sorted(data),
-        "pr_auc": ranking.pr_auc_from_sorted(data),
-        "equal_error_rate": ranking.equal_error_rate_from_sorted(data),
-    }
 
 
 # The threshold metrics with bootstrap intervals: key, name, function, keywords.
@@ -511,11 +509,12 @@ def _baseline(
 ) -> dict[str, float]:
     """The metrics of the majority-class predictor (a constant prediction and score)."""
     import assay
+    from assay.metrics._sorted import sort_binary
 
-    constant_pred = np.full(len(y_true), majority, dtype=np.int8)
+    constant_pred = np.full(len(y_true), bool(majority))
     constant_score = np.zeros(len(y_true))
     values = {"roc_auc": float(assay.roc_auc_score(y_true, constant_score, **common))}
-    values.update(_ranking_metrics(y_true, constant_score, common))
+    values.update(ranking_metrics(sort_binary(y_true, constant_score, **common)))
     values["error_rate"] = float(assay.error_rate(y_true, constant_pred, **common))
     for key, _, function, keywords in _threshold_metrics(cost_matrix):
         values[key] = float(function(y_true, constant_pred, **keywords, **common))
@@ -528,6 +527,7 @@ def _model(
     y_true: np.ndarray,
     score: np.ndarray,
     y_pred: np.ndarray,
+    ranked: RankedModel,
     cost_matrix: Any,
     confidence_level: float,
     common: dict,
@@ -538,7 +538,7 @@ def _model(
 ) -> ModelReport:
     import assay
 
-    delong = assay.auc_ci(y_true, score, confidence_level=confidence_level, **common)
+    delong = ranked.delong
     booted = auc_bootstrap(y_true, score, auc_replicates, resampled)
     rows = [
         MetricRow(
@@ -560,7 +560,7 @@ def _model(
     ]
     names = {"average_precision": "average precision", "pr_auc": "AUC-PR (trapezoid)"}
     names["equal_error_rate"] = "equal error rate"
-    for key, value in _ranking_metrics(y_true, score, common).items():
+    for key, value in ranked.ranking.items():
         rows.append(MetricRow(key, names[key], value, None, None, baseline[key]))
     matrix = assay.confusion_matrix(y_true, y_pred, labels=[0, 1], **common)
     error = assay.error_rate_ci(y_true, y_pred, confidence_level=confidence_level, **common)

@@ -46,19 +46,18 @@ def auc_comparisons(
 
 def drawn_comparisons(
     names: list[str],
-    y_true: np.ndarray,
-    y_scores: dict[str, np.ndarray],
+    estimates: dict[str, float],
     drawn: dict[str, ModelReplicates],
     resampled: dict,
 ) -> tuple[dict[tuple[str, str], tuple[Any, Any]], dict[str, tuple[float, np.ndarray]]]:
     """The paired bootstrap of ROC AUC of every pair, and every model's estimate and
-    replicates, from the report's one draw: a pair's replicate differences are the
-    difference of its two models' replicates (``compare``'s basic interval and p-value
-    of them; for a pair of the first model with another, ``compare``'s own result)."""
+    replicates, from the report's one draw and the models' ROC AUCs (``estimates``, the
+    values of ``roc_auc_score``): a pair's replicate differences are the difference of its
+    two models' replicates (``compare``'s basic interval and p-value of them; for a pair of
+    the first model with another, ``compare``'s own result)."""
     import assay
 
     declaration, _, name, _ = resolve_metric_call(assay.roc_auc_score, {})
-    estimates = {model: float(assay.roc_auc_score(y_true, y_scores[model])) for model in names}
     comparisons = {}
     for a, b in combinations(names, 2):
         replicates = PairedReplicates(drawn[a].roc_auc, drawn[b].roc_auc, None)
