@@ -295,8 +295,8 @@ def test_unsupported_or_bad_options_are_refused(rows, keywords, error, message):
         assay.dask.bootstrap(assay.roc_auc_score, ddf["y"], ddf["score"], **keywords)
 
 
-@pytest.mark.parametrize("metric", [assay.f1_score, assay.mean_squared_error, np.mean])
-def test_metrics_other_than_ranking_metrics_are_refused(rows, metric):
+@pytest.mark.parametrize("metric", [assay.log_loss, assay.mean_squared_error, np.mean])
+def test_metrics_other_than_ranking_or_confusion_metrics_are_refused(rows, metric):
     ddf = partitioned(rows, SIZES)
     message = "`metric` must be a ranking metric of assay (roc_auc_score, average_precision_score"
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -182,8 +182,8 @@ def test_unsupported_or_bad_options_are_refused(rows, keywords, error, message):
         assay.dask.compare(assay.roc_auc_score, ddf["y"], ddf["score"], ddf["second"], **keywords)
 
 
-def test_metrics_other_than_ranking_metrics_are_refused(rows):
+def test_metrics_other_than_ranking_or_confusion_metrics_are_refused(rows):
     ddf = partitioned(rows, SIZES)
     message = "`metric` must be a ranking metric of assay (roc_auc_score, average_precision_score"
     with pytest.raises(ValueError, match=re.escape(message)):
-        assay.dask.compare(assay.f1_score, ddf["y"], ddf["score"], ddf["second"])
+        assay.dask.compare(assay.log_loss, ddf["y"], ddf["score"], ddf["second"])

@@ -17,7 +17,7 @@ from assay._kernels._rng import shuffle, stream
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.datasets import binormal_scores
-from assay.resampling import _plans
+from assay.resampling import _joint_cells, _plans
 from assay.resampling._compare import paired_comparison
 
 FLOAT_RTOL = 1e-12
@@ -169,7 +169,7 @@ def test_joint_codes_of_small_integer_labels_are_those_of_np_unique(dtypes):
     labels, codes = np.unique(np.concatenate([truth, a, b]), return_inverse=True)
     k = labels.shape[0]
     expected = (codes[:300] * k + codes[300:600]) * k + codes[600:]
-    found_labels, found = _plans._small_integer_codes(truth, a, b)
+    found_labels, found = _joint_cells._small_integer_codes(truth, a, b)
     np.testing.assert_array_equal(found_labels, labels)
     assert found_labels.dtype == labels.dtype
     np.testing.assert_array_equal(found, expected)

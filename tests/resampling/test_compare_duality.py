@@ -24,7 +24,8 @@ from assay._kernels.scans.roc_auc import RocAuc
 from assay.exceptions import DegenerateDataWarning
 from assay.metrics._registry import METRICS
 from assay.resampling import _paired_jackknife, _plans
-from assay.resampling._plans import joint_cells, replicate_options
+from assay.resampling._joint_cells import joint_cells
+from assay.resampling._plans import replicate_options
 from tests.strategies import paired_labels, paired_ranking_data
 
 # (every level of a finer grid is checked on the replicates alone: test_interval_pvalues.py)

@@ -1,4 +1,5 @@
-"""``assay.dask.bootstrap``: the Poisson bootstrap of a ranking metric of dask collections."""
+"""``assay.dask.bootstrap``: the Poisson bootstrap of a ranking or confusion-matrix metric
+of dask collections."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from assay._results import BootstrapResult
 from assay._validation import check_option, resolve_seed
 from assay.dask import _ranking
 from assay.dask import _replicates as replicates
+from assay.dask._cells_resampling import Call, cells_bootstrap_graph, deliver_outcome
 from assay.dask._graph import ScanValue, frames_of, ranking_job, scan_graph, weighted_rows_job
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import metric_range, resolve_metric_call
@@ -30,9 +32,10 @@ def check_scan_metric(metric: Any, metric_kwargs: dict[str, Any]) -> tuple[Any, 
     names = _ranking.SCAN_CALLS
     if declaration is None or declaration.name not in names:
         raise ValueError(
-            f"`metric` must be a ranking metric of assay ({', '.join(names)}) on Dask; "
-            f"got {name!r} (any other metric would need every replicate's rows in one "
-            "place, which a partitioned collection does not have)."
+            f"`metric` must be a ranking metric of assay ({', '.join(names)}) or one "
+            f"computed from the confusion matrix on Dask; got {name!r} (any other metric "
+            "would need every replicate's rows in one place, which a partitioned "
+            "collection does not have)."
         )
     _check_options(declaration.name, metric_kwargs)
     return declaration, function, name, metric_kwargs
@@ -51,6 +54,22 @@ def refuse_unsupported(interval: tuple[str, str], resampling: str) -> None:
         raise NotImplementedError(
             f"`resampling={resampling!r}` is not supported on Dask: the multinomial "
             "bootstrap draws n rows from all of them; use resampling='poisson'."
+        )
+
+
+def is_confusion_metric(declaration: Any) -> bool:
+    """A metric of assay computed from the confusion matrix (F1, MCC, expected cost...)."""
+    return declaration is not None and declaration.computed_from == "confusion"
+
+
+def refuse_weighted_bca(interval: tuple[str, str], sample_weight: Any) -> None:
+    """BCa of a confusion-matrix metric on Dask: from the cells unweighted; weighted, its
+    jackknife would leave out groups of rows, which are spread over the partitions."""
+    name, value = interval
+    if value == "bca" and sample_weight is not None:
+        raise NotImplementedError(
+            f"`{name}='bca'` with `sample_weight` is not supported on Dask (its jackknife "
+            "leaves out groups of rows); use 'percentile' or 'basic', or no weights."
         )
 
 
@@ -81,29 +100,34 @@ def bootstrap(
     compute: bool = True,
     **metric_kwargs: Any,
 ) -> Any:
-    """Poisson bootstrap confidence interval of a ranking metric of dask collections.
+    """Poisson bootstrap confidence interval of a ranking or confusion-matrix metric of
+    dask collections.
 
     The same replicates, and so the same result, as :func:`assay.bootstrap` with
     ``resampling="poisson"`` and the same seed on the same rows, in any order and any
-    partitioning.
+    partitioning (weighted rows: any partitioning of the rows in the same order).
 
     Parameters
     ----------
     metric : callable or str
         A ranking metric of assay (``assay.roc_auc_score``, ``average_precision_score``,
-        ``pr_auc_score``, ``equal_error_rate``), its name, or a ``functools.partial``
-        of one with keyword options.
+        ``pr_auc_score``, ``equal_error_rate``), a metric of assay computed from the
+        confusion matrix (``f1_score``, ``precision_score``, ``matthews_corrcoef``,
+        ``balanced_accuracy_score``, ``expected_cost``, ...), its name, or a
+        ``functools.partial`` of one with keyword options.
     y_true : dask Series or 1-D dask array
         Binary targets.
     y_score : dask Series or 1-D dask array
-        Scores, partitioned like ``y_true``.
+        Scores (a ranking metric) or predicted labels (a confusion-matrix metric),
+        partitioned like ``y_true``.
     n_resamples : int, default=2000
         Number of bootstrap replicates.
     confidence_level : float in (0, 1), default=0.95
         Coverage of the interval.
-    method : {"percentile", "basic"}, default="percentile"
-        The interval, as in :func:`assay.bootstrap` (BCa needs a jackknife over the
-        rows, not available on Dask).
+    method : {"percentile", "basic", "bca"}, default="percentile"
+        The interval, as in :func:`assay.bootstrap`.  BCa only for an unweighted
+        confusion-matrix metric (its jackknife leaves out one row of each confusion
+        cell); otherwise its jackknife needs the rows, not available on Dask.
     resampling : {"poisson"}, default="poisson"
         The Poisson bootstrap only: every (score, class) cell of ``m`` rows counts
         Poisson(``m``) times, drawn where the cell is; the classical (multinomial)
@@ -136,10 +160,12 @@ def bootstrap(
     Raises
     ------
     ValueError
-        Bad options, a metric that is not a ranking metric of assay, or the inputs'
-        errors (an error found in one partition names it).
+        Bad options, a metric that is neither a ranking metric of assay nor one computed
+        from the confusion matrix, or the inputs' errors (an error found in one
+        partition names it).
     NotImplementedError
-        ``method="bca"``, or ``resampling="multinomial"``.
+        ``method="bca"`` with a ranking metric or with weights, or
+        ``resampling="multinomial"``.
 
     Warns
     -----
@@ -149,16 +175,26 @@ def bootstrap(
 
     Notes
     -----
-    Replicate ``b`` draws the count of each cell from the stream keyed by (seed, ``b``,
-    the cell's score and class), so each bucket of the range-partitioned rows draws its
-    own cells; the buckets' per-replicate totals give the weight above every bucket in
-    every replicate, each bucket folds its counts from there, and the states are
-    combined in score order (see the user guide page "Dask").  Counts are integers and
-    every sum is exact: the replicates equal those of :func:`assay.bootstrap`
-    bit for bit.  The interval, standard error and bias are computed by the same code
-    as there.  Poisson bootstrap: Hanley & MacGibbon (2006), "Creating non-parametric
-    bootstrap samples using Poisson frequencies", Computer Methods and Programs in
-    Biomedicine 83.
+    A ranking metric: replicate ``b`` draws the count of each cell from the stream keyed
+    by (seed, ``b``, the cell's score and class), so each bucket of the range-partitioned
+    rows draws its own cells; the buckets' per-replicate totals give the weight above
+    every bucket in every replicate, each bucket folds its counts from there, and the
+    states are combined in score order (see the user guide page "Dask").  Counts are
+    integers and every sum is exact: the replicates equal those of
+    :func:`assay.bootstrap` bit for bit.
+
+    A confusion-matrix metric needs no shuffle.  Unweighted, each partition is reduced
+    to its distinct (true, predicted) label pairs with their counts, and the replicates
+    are drawn from the summed confusion cells, each cell's count from the stream keyed
+    by the cell, as on one machine (bit for bit).  Weighted, each partition draws its
+    rows' counts (keyed by their positions: a first pass counts the rows of every
+    partition) and sums the drawn weight of each of its label pairs per replicate; a
+    replicate's value is the metric of the pairs with those weights (integer weights: bit
+    for bit; fractional ones: to about 1e-15 relative).
+
+    The interval, standard error and bias are computed by the same code as there.
+    Poisson bootstrap: Hanley & MacGibbon (2006), "Creating non-parametric bootstrap
+    samples using Poisson frequencies", Computer Methods and Programs in Biomedicine 83.
 
     Examples
     --------
@@ -175,13 +211,33 @@ def bootstrap(
     >>> bool(np.array_equal(result.bootstrap_distribution, same.bootstrap_distribution))
     True
     """
-    declaration, function, name, metric_kwargs = check_scan_metric(metric, metric_kwargs)
+    found = resolve_metric_call(metric, metric_kwargs)
+    confusion = is_confusion_metric(found[0])
+    declaration, function, name, metric_kwargs = (
+        found if confusion else check_scan_metric(metric, metric_kwargs)
+    )
     n_resamples = check_n_resamples(n_resamples)
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
-    refuse_unsupported(("method", method), resampling)
+    refuse_unsupported(("method", "percentile" if confusion else method), resampling)
+    refuse_weighted_bca(("method", method), sample_weight)
     seed = resolve_seed(rng)
+    settings: dict[str, Any] = {
+        "method": method,
+        "confidence_level": confidence_level,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "name": name,
+        "value_range": metric_range(declaration, function, metric_kwargs),
+    }
+    if confusion:
+        outcome = cells_bootstrap_graph(
+            Call(declaration, function, name, metric_kwargs, settings),
+            y_true, y_score, sample_weight,
+        )  # fmt: skip
+        return deliver_outcome(outcome, compute)
+    assert declaration is not None
     call = _ranking.SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
@@ -198,14 +254,6 @@ def bootstrap(
         cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
     estimate = scan_graph(job, options, call.needs, call.message)
     distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples, weighted)
-    settings: dict[str, Any] = {
-        "method": method,
-        "confidence_level": confidence_level,
-        "n_resamples": n_resamples,
-        "seed": seed,
-        "name": name,
-        "value_range": metric_range(declaration, function, metric_kwargs),
-    }
     if not compute:
         return delayed(_lazy_result, pure=True)(distribution, estimate, settings)
     estimated, values = dask.compute(estimate, distribution)

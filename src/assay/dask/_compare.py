@@ -1,4 +1,5 @@
-"""``assay.dask.compare``: the paired Poisson bootstrap of two models' ranking metric."""
+"""``assay.dask.compare``: the paired Poisson bootstrap of two models' ranking or
+confusion-matrix metric."""
 
 from __future__ import annotations
 
@@ -13,11 +14,18 @@ from assay._procedure_checks import check_alternative, check_confidence_level, c
 from assay._results import ComparisonResult
 from assay._validation import check_option, resolve_seed
 from assay.dask import _replicates as replicates
-from assay.dask._bootstrap import check_scan_metric, refuse_unsupported
+from assay.dask._bootstrap import (
+    check_scan_metric,
+    is_confusion_metric,
+    refuse_unsupported,
+    refuse_weighted_bca,
+)
+from assay.dask._cells_resampling import Call, cells_compare_graph, deliver_outcome
 from assay.dask._delong import paired_jobs
 from assay.dask._graph import ScanValue, frames_of, scan_graph
 from assay.dask._ranking import SCAN_CALLS
 from assay.exceptions import UndefinedMetricWarning
+from assay.metrics._registry import resolve_metric_call
 from assay.resampling._interval_pvalues import difference_range, summary_interval_and_pvalue
 from assay.resampling._intervals import bootstrap_summary
 
@@ -53,12 +61,14 @@ def compare(
     ----------
     metric : callable or str
         A ranking metric of assay (``roc_auc_score``, ``average_precision_score``,
-        ``pr_auc_score``, ``equal_error_rate``), its name, or a ``functools.partial``
-        of one with keyword options.
+        ``pr_auc_score``, ``equal_error_rate``), a metric of assay computed from the
+        confusion matrix (``f1_score``, ``matthews_corrcoef``, ``expected_cost``, ...),
+        its name, or a ``functools.partial`` of one with keyword options.
     y_true : dask Series or 1-D dask array
-        Binary targets.
+        Targets (binary for a ranking metric).
     pred_a, pred_b : dask Series or 1-D dask array
-        The two models' scores for the same rows, partitioned like ``y_true``.
+        The two models' scores (a ranking metric) or predicted labels (a
+        confusion-matrix metric) for the same rows, partitioned like ``y_true``.
     method : {"bootstrap"}, default="bootstrap"
         The paired bootstrap (the permutation test swaps the two scores row by row,
         which needs every row's two mid-distribution values together: not on Dask).
@@ -69,18 +79,23 @@ def compare(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         The alternative about ``metric(A) - metric(B)``; a one-sided alternative gives
         a one-sided interval (as :func:`assay.compare`).
-    interval : {"basic", "percentile"}, default="basic"
-        The interval of the difference, and the one its p-value inverts.
+    interval : {"basic", "percentile", "bca"}, default="basic"
+        The interval of the difference, and the one its p-value inverts.  BCa only for
+        an unweighted confusion-matrix metric (its jackknife leaves out one row of each
+        joint (truth, A, B) cell).
     stratify, groups : default=False, None
         As :func:`assay.compare`, refused with the Poisson bootstrap.
     resampling : {"poisson"}, default="poisson"
-        Every row alike in both scores and the class forms a cell of ``m`` rows that
-        counts Poisson(``m``) times in a replicate, for both models.
+        Every row alike in both scores (or both predictions, a confusion-matrix metric)
+        and the class forms a cell of ``m`` rows that counts Poisson(``m``) times in a
+        replicate, for both models.
     sample_weight : dask Series or 1-D dask array, default=None
         Row weights, partitioned like ``y_true``.  Each weighted row is a cell of its
         own: it counts Poisson(1) times for both models, drawn from the stream keyed by
-        its position in the input (carried with the row through both shuffles), times
-        its weight, as on one machine (to about 1e-15 relative).
+        its position in the input (carried with the row through both shuffles; a
+        confusion-matrix metric has no shuffle: a first pass counts each partition's
+        rows), times its weight, as on one machine (to about 1e-15 relative; bit for bit
+        with integer weights and a confusion-matrix metric).
     rng : None, int or numpy.random.Generator, default=None
         Source of the master seed; the seed used is reported in the result.
     compute : bool, default=True
@@ -98,10 +113,12 @@ def compare(
     Raises
     ------
     ValueError
-        Bad options, a metric that is not a ranking metric of assay, ``stratify`` or
-        ``groups``, or the inputs' errors (an error found in one partition names it).
+        Bad options, a metric that is neither a ranking metric of assay nor one computed
+        from the confusion matrix, ``stratify`` or ``groups``, or the inputs' errors (an
+        error found in one partition names it).
     NotImplementedError
-        ``method="permutation"``, ``interval="bca"`` or ``resampling="multinomial"``.
+        ``method="permutation"``, ``interval="bca"`` with a ranking metric or with
+        weights, or ``resampling="multinomial"``.
 
     Warns
     -----
@@ -137,7 +154,11 @@ def compare(
     >>> bool(np.array_equal(result.resampled_differences, same.resampled_differences))
     True
     """
-    declaration, _, name, metric_kwargs = check_scan_metric(metric, metric_kwargs)
+    found = resolve_metric_call(metric, metric_kwargs)
+    confusion = is_confusion_metric(found[0])
+    declaration, function, name, metric_kwargs = (
+        found if confusion else check_scan_metric(metric, metric_kwargs)
+    )
     check_option(method, "method", ("bootstrap", "permutation"))
     n_resamples = check_n_resamples(2000 if n_resamples is None else n_resamples)
     confidence_level = check_confidence_level(confidence_level)
@@ -158,9 +179,24 @@ def compare(
             "`groups` resamples whole clusters with a multinomial draw; it cannot be "
             "combined with `stratify=True` or `resampling='poisson'`."
         )
-    refuse_unsupported(("interval", interval), resampling)
+    refuse_unsupported(("interval", "basic" if confusion else interval), resampling)
+    refuse_weighted_bca(("interval", interval), sample_weight)
     seed = resolve_seed(rng)
-    call = SCAN_CALLS[declaration.name]
+    settings: dict[str, Any] = {
+        "interval": interval,
+        "confidence_level": confidence_level,
+        "alternative": alternative,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "name": name,
+    }
+    if confusion:
+        call = Call(declaration, function, name, metric_kwargs, settings)
+        call.settings["declaration"] = declaration
+        outcome = cells_compare_graph(call, y_true, pred_a, pred_b, sample_weight)
+        return deliver_outcome(outcome, compute)
+    assert declaration is not None
+    scan = SCAN_CALLS[declaration.name]
     assert declaration.scan_options is not None
     options = declaration.scan_options(**metric_kwargs)
     weighted = sample_weight is not None
@@ -171,7 +207,7 @@ def compare(
     estimates = []
     distributions = []
     for job, first in ((jobs.a, "score"), (jobs.b, "other")):
-        estimates.append(scan_graph(job, options, call.needs, call.message))
+        estimates.append(scan_graph(job, options, scan.needs, scan.message))
         # unweighted: the rows alike in both scores and the class are one cell (keyed by
         # A's score, B's and the class); weighted: each row is a cell keyed by its
         # position, the same in both models' buckets
@@ -184,15 +220,7 @@ def compare(
         distributions.append(
             replicates.replicates_graph(job, cells, options, seed, n_resamples, weighted)
         )
-    settings: dict[str, Any] = {
-        "interval": interval,
-        "confidence_level": confidence_level,
-        "alternative": alternative,
-        "n_resamples": n_resamples,
-        "seed": seed,
-        "name": name,
-        "value_range": difference_range(declaration),
-    }
+    settings["value_range"] = difference_range(declaration)
     if not compute:
         return delayed(_lazy_result, pure=True)(estimates, distributions, settings)
     estimated, values = dask.compute(estimates, distributions)

@@ -91,20 +91,20 @@ def _evaluate(function: Callable[..., Any], parts: list[Pairs], options: dict[st
     )
 
 
-def evaluate_pairs(
-    function: Callable[..., Any], parts: list[Pairs], options: dict[str, Any]
-) -> Outcome:
-    """The single-machine ``function`` of all partitions' pairs; an error found in a
-    partition's labels names the first partition after which the pairs seen give it."""
+def checked(parts: list[Any], run: Callable[[list[Any]], Any]) -> Outcome:
+    """``run(parts)`` with its warnings recorded; a ValueError found in a partition's
+    labels names the first partition after which the parts seen give it."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            value = _evaluate(function, parts, options)
+            value = run(parts)
         except ValueError as error:
             message = str(error)
             for stop in range(1, len(parts) + 1):
                 try:
-                    _evaluate(function, parts[:stop], options)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        run(parts[:stop])
                 except ValueError as partial:
                     if str(partial) == message:
                         raise ValueError(
@@ -112,6 +112,14 @@ def evaluate_pairs(
                         ) from error
             raise
     return Outcome(value, [(str(w.message), w.category) for w in caught])
+
+
+def evaluate_pairs(
+    function: Callable[..., Any], parts: list[Pairs], options: dict[str, Any]
+) -> Outcome:
+    """The single-machine ``function`` of all partitions' pairs; an error found in a
+    partition's labels names the first partition after which the pairs seen give it."""
+    return checked(parts, lambda some: _evaluate(function, some, options))
 
 
 def _value(outcome: Outcome) -> Any:

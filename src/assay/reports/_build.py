@@ -25,8 +25,8 @@ from assay.reports._curves import CURVE_GRIDS, with_curves
 from assay.reports._draw import draw_replicates
 from assay.reports._drawn_cells import cell_matrices, drawn_f1_pairs, drawn_metric, joint_codes
 from assay.reports._pairs import pair_reports
-from assay.reports._ranked import RankedModel, ranked_model, ranking_metrics
 from assay.reports._progress import Steps, Warnings
+from assay.reports._ranked import RankedModel, ranked_model, ranking_metrics
 from assay.reports._replicates import (
     auc_bootstrap,
     auc_comparisons,

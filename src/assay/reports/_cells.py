@@ -26,8 +26,9 @@ from assay.dask._graph import ScanValue
 from assay.metrics._registry import metric_range, resolve_metric_call
 from assay.resampling._bootstrap import _cells_distribution, bootstrap_result
 from assay.resampling._interval_pvalues import difference_range
+from assay.resampling._joint_cells import joint_cells_of_counts
 from assay.resampling._paired_replicates import _cells_pairs
-from assay.resampling._plans import joint_cells_of_counts, replicate_options, scalar
+from assay.resampling._plans import replicate_options, scalar
 
 LABELS = np.array([0, 1], dtype=np.int8)
 """The report's labels (0/1 bytes)."""

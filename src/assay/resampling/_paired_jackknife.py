@@ -29,7 +29,8 @@ import numpy as np
 from assay._kernels import jackknife, streaming
 from assay.metrics._ranking import is_full_roc_auc
 from assay.resampling._bootstrap import _JACKKNIFE_GROUPS, _rows_jackknife
-from assay.resampling._plans import JointCells, PairedStreamPlan, RowsPlan
+from assay.resampling._joint_cells import JointCells
+from assay.resampling._plans import PairedStreamPlan, RowsPlan
 from assay.resampling._resampling import n_workers
 
 __all__ = ["cells_jackknife", "ranking_jackknife", "rows_jackknife"]

@@ -34,14 +34,13 @@ from assay._kernels import paired, resample, streaming
 from assay._kernels.scans import scan_records
 from assay._validation import as_sample_weight
 from assay.metrics._registry import MetricDeclaration
+from assay.resampling._joint_cells import JointCells, joint_cells
 from assay.resampling._paired_jackknife import cells_jackknife, ranking_jackknife, rows_jackknife
 from assay.resampling._plans import (
-    JointCells,
     PairedRowsPlan,
     PairedStreamPlan,
     call_metric,
     cluster_codes,
-    joint_cells,
     paired_rows_plan,
     paired_stream_plan,
     replicate_options,

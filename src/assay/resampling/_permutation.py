@@ -29,8 +29,8 @@ from assay._scaling import scale_free_weights
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration
+from assay.resampling._joint_cells import unit_matrices
 from assay.resampling._plans import (
-    _unit_matrices,
     call_metric,
     replicate_options,
     scalar,
@@ -93,7 +93,7 @@ def _cells_null(
     k_true, k_predicted = truth_labels.shape[0], predicted_labels.shape[0]
     pair_true = np.repeat(truth_labels, k_predicted)
     pair_predicted = np.tile(predicted_labels, k_true)
-    units, resolved = _unit_matrices(declaration, pair_true, pair_predicted, options)
+    units, resolved = unit_matrices(declaration, pair_true, pair_predicted, options)
     side = int(np.sqrt(units.shape[1]))
     from_confusion = declaration.from_confusion
     workers = n_workers()
