@@ -1,8 +1,8 @@
 """assay.report of a dask DataFrame, and ``assay report --scheduler``: the one-machine
 report with ``resampling="poisson"`` of the same rows, number for number.
 
-Every number of the Dask report is bit-identical to the one-machine one (counts are
-integers, every sum exact; the report has no weights on Dask) but DeLong's: its variance
+Every number of the Dask report is bit-identical to the one-machine one (counts and
+whole-number weights are integers, every sum exact) but DeLong's: its variance
 sums the placements' squares partition by partition, in another order, within
 ``DELONG_RTOL`` (only ``data.source`` differs for a DataFrame: it names what was read).
 """
@@ -109,6 +109,38 @@ def test_report_on_a_cluster_is_the_one_machine_poisson_report(files, dask_clien
     assert_same_report(_without_source(found), _without_source(expected))
 
 
+def test_weighted_report_is_the_one_machine_weighted_poisson_report(synchronous) -> None:
+    # whole-number weights (zeros among them): the Wilson interval needs frequencies; the
+    # threshold metrics, the tests against the baseline and F1's pairs are then resampled
+    # row by row (keyed by position) by assay.dask, and McNemar's test is left out
+    rows = _rows(13).iloc[:6_000].copy()
+    rows["w"] = np.random.default_rng(2).integers(0, 4, rows.shape[0]).astype(float)
+    options = {"target": "y", "scores": ["a", "c"], "weight": "w", "cost": COST,
+               "n_resamples": N_RESAMPLES, "rng": SEED}  # fmt: skip
+    expected = assay.report(rows, resampling="poisson", **options)
+    found = assay.report(dd.from_pandas(rows, npartitions=4), **options)
+    assert found.data.total_weight == rows["w"].sum()
+    pair = found.pairs[0]
+    assert [row.key for row in pair.rows] == ["delong", "roc_auc_bootstrap", "f1_bootstrap"]
+    assert "McNemar" in pair.notes[0]
+    for model in found.models:
+        assert [test.method for test in model.baseline_tests] == ["basic paired bootstrap"] * 2
+    assert_same_report(_without_source(found.to_dict()), _without_source(expected.to_dict()))
+
+
+def test_fractional_weights_are_refused_as_on_one_machine(synchronous) -> None:
+    rows = _rows(13).iloc[:600].copy()
+    rows["w"] = 1.0
+    rows.loc[rows.index[[40, 350]], "w"] = [0.5, 2.25]
+    options = {"target": "y", "scores": ["a"], "weight": "w", "n_resamples": 5, "rng": SEED}
+    with pytest.raises(ValueError) as expected:
+        assay.report(rows, resampling="poisson", **options)
+    with pytest.raises(ValueError) as found:
+        assay.report(dd.from_pandas(rows, npartitions=3), **options)
+    assert str(found.value) == str(expected.value)
+    assert "contains 2 non-integer values (e.g. 0.5)" in str(found.value)
+
+
 @pytest.mark.slow  # the path of --local-cluster (tests/reports/test_cli_dask.py), connected
 def test_cli_scheduler_is_the_one_machine_poisson_report(files, dask_client, tmp_path) -> None:
     arguments = ["report", files, "--target", "y", "--score", "a", "--score", "b",
@@ -152,10 +184,6 @@ def test_errors(synchronous, monkeypatch) -> None:
     with pytest.raises(ValueError, match=r"`resampling='multinomial'` draws n rows from all "
                        r"n rows, which no partition can do on its own"):  # fmt: skip
         assay.report(frame, target="y", scores="b", resampling="multinomial")
-    with pytest.raises(NotImplementedError, match=r"`weight` \('w'\) is not supported by a "
-                       r"report on Dask: its threshold metrics are resampled from confusion "
-                       r"cells summed over the partitions"):  # fmt: skip
-        assay.report(frame, target="y", scores="b", weight="w")
     with pytest.raises(ValueError, match=r"`group` \('g'\) resamples whole groups"):
         assay.report(frame, target="y", scores="b", group="g")
     with pytest.raises(ValueError, match=r"column 'a' has 3 missing value\(s\); drop those "

@@ -81,7 +81,7 @@ def test_errors_before_any_cluster_starts(files, capsys, monkeypatch) -> None:
     err = _error(capsys, csv, *ARGUMENTS, "--scheduler", "tcp://127.0.0.1:1")
     assert f"error: FILE {csv!r} is CSV; --scheduler and --local-cluster read Parquet" in err
     err = _error(capsys, where, *ARGUMENTS, "--local-cluster", "2", "--weight", "w")
-    assert "error: `weight` ('w') is not supported by a report on Dask" in err
+    assert "error: column(s) 'w' not found in" in err  # weights are read on Dask
     err = _error(capsys, where, *ARGUMENTS, "--local-cluster", "2", "--group", "g")
     assert "error: `group` ('g') resamples whole groups with a multinomial draw" in err
     err = _error(capsys, where, "--target", "y", "--score", "z", "--local-cluster", "2")

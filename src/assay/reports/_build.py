@@ -276,8 +276,6 @@ def report(
         A column is absent or has missing values (without ``dropna``), the target does not
         hold exactly two labels, or an argument is invalid; ``resampling='multinomial'``
         with a dask DataFrame; ``group`` with ``resampling='poisson'``.
-    NotImplementedError
-        ``weight`` with a dask DataFrame.
 
     Notes
     -----

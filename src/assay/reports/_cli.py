@@ -143,10 +143,9 @@ def _on_dask(arguments: argparse.Namespace, options: dict[str, Any]) -> Any:
     ``--scheduler``; the columns are read by the workers (dask.dataframe)."""
     from assay import _files
     from assay.reports._build import report
-    from assay.reports._resampling import check_resampling, refuse_weight_on_dask
+    from assay.reports._resampling import check_resampling
 
     check_resampling(arguments.resampling, True, arguments.group)
-    refuse_weight_on_dask(arguments.weight)
     path = arguments.file
     if not _files._is_parquet(path, "FILE"):
         raise ValueError(

@@ -9,13 +9,14 @@ Dask functions are built lazily and computed together, so the calls on the same 
 column share their shuffles (two: DeLong's and the scans'); only counts and ``O(B)``
 replicate vectors reach the client.
 
-What the Dask report does not do, and says so: sample weights (the threshold metrics are
-resampled from confusion cells summed over the partitions, and a weighted row draws its
-own Poisson count, keyed by its position: refused; ``assay.dask.bootstrap`` and
-``compare`` take weights);
-groups (a multinomial draw of whole groups: refused, as with ``resampling='poisson'``
-on one machine); the curves (their bands are multinomial only: left out with a note,
-as in the one-machine Poisson report).
+With sample weights the threshold metrics' bootstraps, the paired bootstrap of F1 and the
+tests against the baseline are those of :mod:`assay.dask` (a weighted row draws its own
+Poisson count, keyed by its position, so the cells cannot be summed before the draw), and
+McNemar's test is left out, as on one machine.
+
+What the Dask report does not do, and says so: groups (a multinomial draw of whole
+groups: refused, as with ``resampling='poisson'`` on one machine); the curves (their bands
+are multinomial only: left out with a note, as in the one-machine Poisson report).
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ from assay.reports._cells import (
     metric_of_cells,
 )
 from assay.reports._curves import with_curves
-from assay.reports._pairs import holm_pairs, paired_test_row
+from assay.reports._pairs import WEIGHTED_PAIRS_NOTE, holm_pairs, paired_test_row
 from assay.reports._progress import Steps, Warnings
-from assay.reports._resampling import Arguments, refuse_weight_on_dask
+from assay.reports._resampling import Arguments
 from assay.reports._result import (
     BaselineTest,
     MetricRow,
@@ -85,8 +86,8 @@ def _checked_frame(frame: Any, arguments: Arguments) -> tuple[Any, int]:
     number of rows dropped."""
     import dask
 
-    named = [arguments.target, *arguments.scores, *arguments.pred]
-    columns = list(dict.fromkeys(named))
+    named = [arguments.target, *arguments.scores, *arguments.pred, arguments.weight]
+    columns = list(dict.fromkeys(name for name in named if name is not None))
     present = [str(name) for name in frame.columns]
     absent = [name for name in columns if name not in present]
     if absent:
@@ -106,7 +107,8 @@ def _checked_frame(frame: Any, arguments: Arguments) -> tuple[Any, int]:
             )
     if n_incomplete:
         frame = frame.dropna(subset=columns)
-    for name in arguments.scores:
+    numbers = [*arguments.scores, *([arguments.weight] if arguments.weight else [])]
+    for name in numbers:
         if frame[name].dtype.kind not in "biuf":
             raise ValueError(
                 f"column {name!r} must hold numbers; its type is {frame[name].dtype}."
@@ -120,9 +122,11 @@ def _labels(column: Any) -> list[Any]:
 
 def _coded(frame: Any, arguments: Arguments, labels: list[Any], positive: Any) -> Any:
     """The labels and predictions as 0/1 bytes and the scores as floats: columns ``y``,
-    ``score_i`` and ``pred_i`` of model ``i``."""
+    ``score_i`` and ``pred_i`` of model ``i``, and ``w`` (the weights as floats)."""
     target = arguments.target
     coded = {"y": (frame[target] == positive).astype("int8")}
+    if arguments.weight is not None:
+        coded["w"] = frame[arguments.weight].astype("float64")
     for index, name in enumerate(arguments.scores):
         score = frame[name].astype("float64")
         coded[f"score_{index}"] = score
@@ -181,6 +185,65 @@ def _baseline_tests(
     return tuple(tests)
 
 
+def _check_frequencies(weight: Any) -> None:
+    """The weights are frequencies (whole numbers), as the Wilson interval of the error
+    rate needs: the error of :func:`assay.error_rate_ci` on one machine, before any work."""
+    fractional = weight[np.isfinite(weight) & (weight != weight.round())]
+    n_fractional = int(fractional.size.compute())
+    if n_fractional:
+        example = float(fractional.head(1, npartitions=-1).iloc[0])
+        raise ValueError(
+            f"`sample_weight` contains {n_fractional} non-integer values (e.g. {example!r}); "
+            "error_rate_ci reads weights as frequencies (repeat counts), which must be "
+            "whole numbers."
+        )
+
+
+def _counted(coded: Any, weighted: bool) -> dict[str, Any]:
+    """The rows, the positives and the class weights (lazy reductions)."""
+    y = coded["y"]
+    counted: dict[str, Any] = {"n_rows": y.size, "n_positive": y.sum()}
+    if weighted:
+        counted["positive_weight"] = coded["w"][y == 1].sum()
+        counted["total_weight"] = coded["w"].sum()
+    return counted
+
+
+def _weighted_quantities(
+    on_dask: Any, coded: Any, a: Arguments, majority: int, resampled: dict[str, Any]
+) -> dict[str, Any]:
+    """What a weighted report resamples on Dask: every threshold metric's bootstrap,
+    every model's tests against the majority class and every pair's paired bootstrap of
+    F1 (lazy; the single-machine calls' arguments)."""
+    import assay
+
+    y, w = coded["y"], coded["w"]
+    weighted = {**resampled, "sample_weight": w, "compute": False}
+    baseline = (y * 0 + majority).astype("int8")
+    lazy: dict[str, Any] = {}
+    for i in range(len(a.scores)):
+        prediction = coded[f"pred_{i}"]
+        for key, _, function, keywords in _threshold_metrics(a.cost_matrix):
+            lazy[f"{key}_bootstrap_{i}"] = on_dask.bootstrap(
+                function, y, prediction, **keywords, **weighted
+            )
+        tested: list[tuple[str, Any, dict[str, Any]]] = [("error_rate", assay.error_rate, {})]
+        if a.cost_matrix is not None:
+            cost = {"cost_matrix": np.asarray(a.cost_matrix)}
+            tested.append(("expected_cost", assay.expected_cost, cost))
+        for key, function, keywords in tested:
+            lazy[f"{key}_baseline_{i}"] = on_dask.compare(
+                function, y, prediction, baseline, alternative=ALTERNATIVE, **keywords,
+                **weighted,
+            )  # fmt: skip
+    for i, j in combinations(range(len(a.scores)), 2):
+        lazy[f"f1_compare_{i}_{j}"] = on_dask.compare(
+            assay.f1_score, y, coded[f"pred_{i}"], coded[f"pred_{j}"], zero_division=np.nan,
+            **weighted,
+        )  # fmt: skip
+    return lazy
+
+
 def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     """The report of the rows of the dask DataFrame ``frame`` (see the module)."""
     on_dask = _import_dask()
@@ -188,7 +251,7 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     import dask
 
     a = arguments
-    refuse_weight_on_dask(a.weight)
+    weighted = a.weight is not None
     steps = Steps(a.progress)
     steps("reading the columns on Dask")
     frame, n_dropped = _checked_frame(frame, a)
@@ -201,54 +264,72 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     positive = _positive_label(labels, a.pos_label, a.target)
     coded = _coded(frame, a, labels, positive).persist()
     y = coded["y"]
+    w = coded["w"] if weighted else None
+    if weighted:
+        _check_frequencies(w)
     n_models = len(a.scores)
     seed, level, b_count = a.seed, a.confidence_level, a.n_resamples
     resampled = {"n_resamples": b_count, "confidence_level": level, "rng": seed}
     # dask DataFrame reductions and the delayed graphs of assay.dask: computed apart (a
     # compute of both kinds would materialise the frame's expressions)
-    counted: dict[str, Any] = {"n_rows": y.size, "n_positive": y.sum()}
+    counted = _counted(coded, weighted)
+    for i, j in combinations(range(n_models), 2):
+        counted[f"joint_{i}_{j}"] = _joint(coded, i, j)
+    keys = list(counted)
+    found: dict[str, Any] = dict(zip(keys, dask.compute(*counted.values()), strict=True))
+    n_rows, n_positive = int(found["n_rows"]), int(found["n_positive"])
+    positive_weight, total_weight = float(n_positive), float(n_rows)
+    if weighted:
+        positive_weight = float(found["positive_weight"])
+        total_weight = float(found["total_weight"])
+    majority, summary = data_summary(
+        source, a.target, n_rows, n_dropped, labels, positive, (positive_weight, total_weight),
+        weight=a.weight, group=None,
+    )  # fmt: skip
     lazy: dict[str, Any] = {}
     for i in range(n_models):
         score = coded[f"score_{i}"]
-        lazy[f"auc_ci_{i}"] = on_dask.auc_ci(y, score, confidence_level=level, compute=False)
+        lazy[f"auc_ci_{i}"] = on_dask.auc_ci(
+            y, score, confidence_level=level, sample_weight=w, compute=False
+        )
         lazy[f"bootstrap_{i}"] = on_dask.bootstrap(
-            assay.roc_auc_score, y, score, **resampled, compute=False
+            assay.roc_auc_score, y, score, **resampled, sample_weight=w, compute=False
         )
         for key, (_, function) in _RANKING_NAMES.items():
-            lazy[f"{key}_{i}"] = getattr(on_dask, function)(y, score, compute=False)
+            lazy[f"{key}_{i}"] = getattr(on_dask, function)(
+                y, score, sample_weight=w, compute=False
+            )
         lazy[f"matrix_{i}"] = on_dask.confusion_matrix(
-            y, coded[f"pred_{i}"], labels=[0, 1], compute=False
+            y, coded[f"pred_{i}"], labels=[0, 1], sample_weight=w, compute=False
         )
     for i, j in combinations(range(n_models), 2):
         score_a, score_b = coded[f"score_{i}"], coded[f"score_{j}"]
         lazy[f"delong_{i}_{j}"] = on_dask.delong_test(
-            y, score_a, score_b, confidence_level=level, compute=False
+            y, score_a, score_b, confidence_level=level, sample_weight=w, compute=False
         )
         lazy[f"compare_{i}_{j}"] = on_dask.compare(
-            assay.roc_auc_score, y, score_a, score_b, **resampled, compute=False
-        )
-        counted[f"joint_{i}_{j}"] = _joint(coded, i, j)
+            assay.roc_auc_score, y, score_a, score_b, **resampled, sample_weight=w,
+            compute=False,
+        )  # fmt: skip
+    if weighted:
+        lazy.update(_weighted_quantities(on_dask, coded, a, majority, resampled))
     steps(f"computing {len(lazy) + len(counted)} quantities on Dask")
-    found: dict[str, Any] = {}
-    for quantities in (counted, lazy):
-        keys = list(quantities)
-        values = dask.compute(*[quantities[key] for key in keys])
-        found.update(zip(keys, values, strict=True))
+    keys = list(lazy)
+    found.update(zip(keys, dask.compute(*lazy.values()), strict=True))
 
-    n_rows, n_positive = int(found["n_rows"]), int(found["n_positive"])
-    positive_weight, total_weight = float(n_positive), float(n_rows)
-    majority, summary = data_summary(
-        source, a.target, n_rows, n_dropped, labels, positive, (positive_weight, total_weight),
-        weight=None, group=None,
-    )  # fmt: skip
     settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
     cells: dict[str, Any] = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
              "progress": a.progress}  # fmt: skip
     caught = Warnings()
     with caught.about("majority-class baseline"):
         class_labels, class_counts = class_rows(n_rows - n_positive, n_positive)
+        class_weights = (
+            np.array([total_weight - positive_weight, positive_weight])
+            if weighted
+            else class_counts
+        )
         baseline = _baseline(class_labels, majority, a.cost_matrix,
-                             {"sample_weight": class_counts})  # fmt: skip
+                             {"sample_weight": class_weights})  # fmt: skip
     models = []
     f1: dict[int, float] = {}
     for i, name in enumerate(a.scores):
@@ -273,7 +354,10 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
                                   _bounds(error.confidence_interval), "Wilson",
                                   baseline["error_rate"]))  # fmt: skip
             for key, label, function, keywords in _threshold_metrics(a.cost_matrix):
-                result = cells_bootstrap(function, matrix, keywords, **cells)
+                if weighted:
+                    result = found[f"{key}_bootstrap_{i}"]
+                else:
+                    result = cells_bootstrap(function, matrix, keywords, **cells)
                 if key == "f1":
                     f1[i] = float(result.estimate)
                 rows.append(MetricRow(key, label, float(result.estimate),
@@ -283,38 +367,48 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
                 (float(matrix[0, 0]), float(matrix[0, 1])),
                 (float(matrix[1, 0]), float(matrix[1, 1])),
             )
-            against = _baseline_tests(matrix, majority, a.cost_matrix, cells)
+            if weighted:
+                tested = ["error_rate", *(["expected_cost"] if a.cost_matrix is not None else [])]
+                against = tuple(
+                    baseline_row(key, key.replace("_", " "), found[f"{key}_baseline_{i}"], level)
+                    for key in tested
+                )
+            else:
+                against = _baseline_tests(matrix, majority, a.cost_matrix, cells)
             models.append(
                 ModelReport(name, prediction, confusion, tuple(rows), baseline_tests=against)
             )
     steps("paired tests")
     pairs: tuple[PairReport, ...] = ()
     with caught.about("paired tests"):
-        tested: list[list[TestRow]] = []
+        tested_pairs: list[list[TestRow]] = []
         for i, j in combinations(range(n_models), 2):
             delong = found[f"delong_{i}_{j}"]
-            joint = _dense(found[f"joint_{i}_{j}"])
-            mcnemar = cells_mcnemar(joint)
-            auc = found[f"compare_{i}_{j}"]
-            f1_pair = cells_compare(
-                assay.f1_score, joint, (f1[i], f1[j]), {"zero_division": np.nan}, **cells
-            )
             tests: list[TestRow] = [
                 paired_test_row("delong", "ROC AUC difference, DeLong's test", delong,
                                 delong.method),
-                paired_test_row("mcnemar", "accuracy difference, McNemar's test", mcnemar,
-                                mcnemar.method),
             ]  # fmt: skip
+            if weighted:
+                f1_pair = found[f"f1_compare_{i}_{j}"]
+            else:
+                joint = _dense(found[f"joint_{i}_{j}"])
+                mcnemar = cells_mcnemar(joint)
+                tests.append(paired_test_row("mcnemar", "accuracy difference, McNemar's test",
+                                             mcnemar, mcnemar.method))  # fmt: skip
+                f1_pair = cells_compare(
+                    assay.f1_score, joint, (f1[i], f1[j]), {"zero_division": np.nan}, **cells
+                )
             compared: tuple[tuple[str, str, Any], ...] = (
-                ("roc_auc_bootstrap", "ROC AUC difference", auc),
+                ("roc_auc_bootstrap", "ROC AUC difference", found[f"compare_{i}_{j}"]),
                 ("f1_bootstrap", "F1 difference", f1_pair),
             )
             for key, label, comparison in compared:
                 method = f"{comparison.interval} paired bootstrap"
                 tests.append(paired_test_row(key, f"{label}, paired bootstrap", comparison,
                                              method))  # fmt: skip
-            tested.append(tests)
-        pairs = holm_pairs(list(a.scores), tested)
+            tested_pairs.append(tests)
+        pair_notes: tuple[str, ...] = (WEIGHTED_PAIRS_NOTE,) if weighted else ()
+        pairs = holm_pairs(list(a.scores), tested_pairs, pair_notes)
     with caught.about("curves"):
         curved, notes = with_curves(tuple(models), None, summary, settings)
     caught.emit(stacklevel=4)

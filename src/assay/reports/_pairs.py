@@ -48,6 +48,9 @@ def holm_pairs(
     )
 
 
+WEIGHTED_PAIRS_NOTE = "McNemar's test is left out: it needs unweighted counts."
+
+
 def pair_reports(
     names: list[str],
     y_true: np.ndarray,
@@ -98,7 +101,7 @@ def pair_reports(
         tested.append(rows)
     notes: tuple[str, ...] = ()
     if weighted:
-        notes = ("McNemar's test is left out: it needs unweighted counts.",)
+        notes = (WEIGHTED_PAIRS_NOTE,)
     elif grouped:
         notes = ("McNemar's test is left out: it treats the rows as independent, and this "
                  "report has groups.",)  # fmt: skip

@@ -61,15 +61,3 @@ def check_resampling(resampling: Any, on_dask: bool, group: str | None) -> str:
             "be combined with resampling='poisson' (nor run on Dask)."
         )
     return str(resampling)
-
-
-def refuse_weight_on_dask(weight: str | None) -> None:
-    """A weighted report has no Dask path: NotImplementedError naming the column."""
-    if weight is not None:
-        raise NotImplementedError(
-            f"`weight` ({weight!r}) is not supported by a report on Dask: its threshold "
-            "metrics are resampled from confusion cells summed over the partitions, and "
-            "weighted rows each draw their own Poisson count (keyed by their position), "
-            "so they cannot be summed before the draw; compute this report on one "
-            "machine (assay.dask.bootstrap and assay.dask.compare take weights)."
-        )
