@@ -50,11 +50,14 @@ ARGUMENTS = ["--target", "y", "--score", "a", "--score", "b", "--resamples", str
              "--seed", str(SEED), "--format", "json"]  # fmt: skip
 
 
-def test_local_cluster_gives_the_one_machine_poisson_report(files) -> None:
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_local_cluster_gives_the_one_machine_poisson_report(files, weight) -> None:
     environment = dict(os.environ, PYTHONPATH=SOURCE)
     pattern = str(files / "*.parquet")
+    weighted = [] if weight is None else ["--weight", weight]
     done = subprocess.run(
-        [sys.executable, "-m", "assay.cli", "report", pattern, *ARGUMENTS, "--local-cluster", "2"],
+        [sys.executable, "-m", "assay.cli", "report", pattern, *ARGUMENTS, *weighted,
+         "--local-cluster", "2"],
         capture_output=True, text=True, env=environment, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -62,7 +65,7 @@ def test_local_cluster_gives_the_one_machine_poisson_report(files) -> None:
         done.stderr
     )
     expected = assay.report(pattern, target="y", scores=["a", "b"], n_resamples=N_RESAMPLES,
-                            rng=SEED, resampling="poisson")  # fmt: skip
+                            rng=SEED, resampling="poisson", weight=weight)  # fmt: skip
     assert_same_report(json.loads(done.stdout), json.loads(expected.to_json()))
 
 
@@ -80,8 +83,8 @@ def test_errors_before_any_cluster_starts(files, capsys, monkeypatch) -> None:
     assert err.startswith("assay report: error: `resampling='multinomial'` draws n rows")
     err = _error(capsys, csv, *ARGUMENTS, "--scheduler", "tcp://127.0.0.1:1")
     assert f"error: FILE {csv!r} is CSV; --scheduler and --local-cluster read Parquet" in err
-    err = _error(capsys, where, *ARGUMENTS, "--local-cluster", "2", "--weight", "w")
-    assert "error: column(s) 'w' not found in" in err  # weights are read on Dask
+    err = _error(capsys, where, *ARGUMENTS, "--local-cluster", "2", "--weight", "nope")
+    assert "error: column(s) 'nope' not found in" in err  # weights are read on Dask
     err = _error(capsys, where, *ARGUMENTS, "--local-cluster", "2", "--group", "g")
     assert "error: `group` ('g') resamples whole groups with a multinomial draw" in err
     err = _error(capsys, where, "--target", "y", "--score", "z", "--local-cluster", "2")

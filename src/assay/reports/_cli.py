@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from dataclasses import replace
 from typing import Any
@@ -161,7 +162,8 @@ def _on_dask(arguments: argparse.Namespace, options: dict[str, Any]) -> Any:
             "--scheduler and --local-cluster need dask[dataframe] and distributed; install "
             "them with `pip install 'assay[dask]'`."
         ) from error
-    columns = list(dict.fromkeys([arguments.target, *arguments.score, *(arguments.pred or [])]))
+    named = [arguments.target, *arguments.score, *(arguments.pred or []), arguments.weight]
+    columns = list(dict.fromkeys(name for name in named if name is not None))
     files = _files._parquet_files(path, "FILE")
     _files._row_groups(path, columns, "FILE")  # the columns' presence and types, checked
     if arguments.local_cluster is not None:
@@ -177,6 +179,9 @@ def _on_dask(arguments: argparse.Namespace, options: dict[str, Any]) -> Any:
             processes=True,
             dashboard_address=":0",
             worker_dashboard_address=None,
+            # the scheduler runs in this process: its shuffle plugin's notices at level
+            # WARNING (each shuffle started and ended) would flood standard error
+            silence_logs=logging.ERROR,
         )
         address: Any = cluster
     else:

@@ -318,8 +318,9 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     found.update(zip(keys, dask.compute(*lazy.values()), strict=True))
 
     settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
+    # draws from the cells take O(B cells): no progress lines for them
     cells: dict[str, Any] = {"n_resamples": b_count, "confidence_level": level, "seed": seed,
-             "progress": a.progress}  # fmt: skip
+             "progress": False}  # fmt: skip
     caught = Warnings()
     with caught.about("majority-class baseline"):
         class_labels, class_counts = class_rows(n_rows - n_positive, n_positive)
