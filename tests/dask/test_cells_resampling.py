@@ -81,7 +81,7 @@ def _metric(name: str) -> object:
     return functools.partial(function, **options) if options else function
 
 
-SCALAR_METRICS = [name for name in CONFUSION_FUNCTIONS if name != "confusion_matrix"]
+SCALAR_METRICS = [name for name in CONFUSION_FUNCTIONS if not name.endswith("confusion_matrix")]
 
 
 def _weights(frame: pd.DataFrame, ddf: object, kind: str | None) -> tuple[object, object]:
@@ -302,3 +302,39 @@ def test_small_data_equals_one_machine(data):
                           equal_nan=True)  # fmt: skip
     assert np.array_equal(paired.resampled_differences, one.resampled_differences,
                           equal_nan=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("average", ["macro", "samples"])
+def test_multilabel_rows_equal_one_machine(synchronous, weighted, average):
+    # one machine draws multilabel rows one by one (keyed by position), weighted or not
+    import dask.array as da
+
+    rng = np.random.default_rng(8)
+    truth = (rng.random((4_000, 3)) < 0.4).astype(np.int64)
+    guess = np.where(rng.random(truth.shape) < 0.7, truth, 1 - truth)
+    other = np.where(rng.random(truth.shape) < 0.6, truth, 1 - truth)
+    weight = rng.integers(0, 4, truth.shape[0]).astype(np.float64) if weighted else None
+    chunks = (1_500, 0, 2_000, 500)
+    first, second, third = (da.from_array(x, chunks=(chunks, 3)) for x in (truth, guess, other))
+    dask_weight = None if weight is None else da.from_array(weight, chunks=(chunks,))
+    metric = functools.partial(assay.f1_score, average=average, zero_division=0.0)
+    keywords = {"n_resamples": N_RESAMPLES, "rng": SEED}
+    got = assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords)
+    expected = assay.bootstrap(metric, truth, guess, sample_weight=weight,
+                               resampling="poisson", **keywords)  # fmt: skip
+    paired = assay.dask.compare(metric, first, second, third, sample_weight=dask_weight,
+                                **keywords)  # fmt: skip
+    one = assay.compare(metric, truth, guess, other, sample_weight=weight,
+                        resampling="poisson", **keywords)  # fmt: skip
+    if average == "samples":  # a weighted mean over distinct rows: to rounding
+        rtol = FRACTIONAL_WEIGHTS_RTOL
+        np.testing.assert_allclose(got.bootstrap_distribution, expected.bootstrap_distribution,
+                                   rtol=rtol, atol=0)  # fmt: skip
+        np.testing.assert_allclose(paired.resampled_differences, one.resampled_differences,
+                                   rtol=rtol, atol=1e-15)  # fmt: skip
+    else:
+        assert np.array_equal(got.bootstrap_distribution, expected.bootstrap_distribution)
+        assert np.array_equal(paired.resampled_differences, one.resampled_differences)
+    with pytest.raises(NotImplementedError, match=re.escape("of multilabel targets")):
+        assay.dask.bootstrap(metric, first, second, method="bca")

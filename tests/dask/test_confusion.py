@@ -41,6 +41,8 @@ def _options(name):
     """Keyword options of ``name`` for three classes: each registry variant, averaged."""
     if name == "confusion_matrix":
         return [{}, {"normalize": "true"}, {"labels": [2, 0]}]
+    if name == "multilabel_confusion_matrix":
+        return [{}, {"labels": [2, 0]}]
     declaration = METRICS[name]
     variants = [dict(variant) for variant in declaration.variants]
     if declaration.averages:
@@ -170,3 +172,76 @@ def test_small_data_equals_one_machine(data):
         for (name, options), got in zip(calls, values, strict=True):
             expected = getattr(assay, name)(y_true, y_pred, sample_weight=weight, **options)
             assert np.array_equal(got, expected, equal_nan=True), name
+
+
+# Multilabel indicators: a 2-D dask array or a dask DataFrame, one column per label.
+MULTILABEL_CALLS = [
+    ("multilabel_confusion_matrix", {}),
+    ("accuracy_score", {}),
+    ("hamming_loss", {}),
+    ("jaccard_score", {"average": "macro"}),
+    ("f1_score", {"average": "micro"}),
+    ("precision_score", {"average": None, "zero_division": 0.0}),
+    ("recall_score", {"average": "weighted", "zero_division": 0.0}),
+    ("f1_score", {"average": "samples", "zero_division": 1.0}),
+]
+
+
+def _indicators(seed: int = 4, n: int = 5_000, k: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Indicator rows of ``k`` labels; the predictions copy each with probability 0.7;
+    label 3 is never true (an empty column)."""
+    rng = np.random.default_rng(seed)
+    truth = (rng.random((n, k)) < 0.4).astype(np.int64)
+    truth[:, 3] = 0
+    guess = np.where(rng.random((n, k)) < 0.7, truth, 1 - truth)
+    return truth, guess
+
+
+@pytest.mark.parametrize("weight", [None, "counts", "weight"])
+@pytest.mark.parametrize("kind", ["array", "dataframe"])
+def test_multilabel_indicators_equal_one_machine(synchronous, weight, kind):
+    import dask.array as da
+
+    truth, guess = _indicators()
+    rng = np.random.default_rng(5)
+    weights = {"counts": rng.integers(0, 4, truth.shape[0]).astype(np.float64),
+               "weight": rng.random(truth.shape[0])}.get(weight)  # fmt: skip
+    chunks = (1_000, 0, 2_500, 1_500)
+    if kind == "array":
+        first = da.from_array(truth, chunks=(chunks, 4))
+        second = da.from_array(guess, chunks=(chunks, 4))
+    else:
+        first = partitioned(pd.DataFrame(truth), chunks)
+        second = partitioned(pd.DataFrame(guess), chunks)
+    dask_weight = None
+    if weights is not None:
+        dask_weight = da.from_array(weights, chunks=(chunks,))
+        if kind == "dataframe":
+            dask_weight = partitioned(pd.DataFrame({"w": weights}), chunks)["w"]
+    for name, options in MULTILABEL_CALLS:
+        got = getattr(assay.dask, name)(first, second, sample_weight=dask_weight, **options)
+        expected = getattr(assay, name)(truth, guess, sample_weight=weights, **options)
+        if weight == "weight" or options.get("average") == "samples":
+            # the samples average: a weighted mean over each partition's distinct rows
+            np.testing.assert_allclose(got, expected, rtol=FRACTIONAL_WEIGHTS_RTOL, atol=0)
+        else:
+            assert np.array_equal(got, expected), (name, options)
+
+
+def test_multilabel_errors(synchronous):
+    import dask.array as da
+
+    truth, guess = _indicators(n=300)
+    first = da.from_array(truth, chunks=(100, 4))
+    second = da.from_array(guess, chunks=(100, 4))
+    with pytest.raises(NotImplementedError, match=re.escape("`samplewise=True` gives one")):
+        assay.dask.multilabel_confusion_matrix(first, second, samplewise=True)
+    bad = guess.copy()
+    bad[150, 2] = 2  # partition 1: not an indicator
+    with pytest.raises(ValueError, match=re.escape("In partition 1 of 3:")):
+        assay.dask.f1_score(first, da.from_array(bad, chunks=(100, 4)), average="macro")
+    cube = da.zeros((10, 2, 2), chunks=5)
+    with pytest.raises(ValueError, match=re.escape("must be 1-D or 2-D")):
+        assay.dask.f1_score(cube, cube)
+    with pytest.raises(ValueError, match=re.escape("`y_true` must be 1-D, got a dask array")):
+        assay.dask.roc_auc_score(first, second)

@@ -8,9 +8,11 @@ the same rows: bit for bit for counts (no weights, or integer weights), to round
 (1e-12 relative) for fractional weights.  Ranking metrics and curves range-partition
 the rows by score and run the same scans as on one machine
 (:mod:`assay.dask._buckets`); confusion-matrix metrics sum the cells of the
-partitions; regression losses sum per partition.  :func:`bootstrap` is the Poisson
-bootstrap of the ranking metrics, with the replicates of the single machine
-(:mod:`assay.dask._replicates`).
+partitions (they, and :func:`bootstrap` and :func:`compare` of them, also take multilabel
+indicators: 2-D dask arrays or dask DataFrames, one column per label); regression losses
+sum per partition.  :func:`bootstrap` and :func:`compare` are the Poisson bootstrap of
+the ranking and confusion-matrix metrics, with the replicates of the single machine
+(:mod:`assay.dask._replicates`, :mod:`assay.dask._cells_resampling`).
 
 Needs the extra ``assay[dask]`` (dask[dataframe], distributed, pyarrow).
 """
@@ -65,6 +67,7 @@ expected_cost = confusion_function("expected_cost")
 jaccard_score = confusion_function("jaccard_score")
 hamming_loss = confusion_function("hamming_loss")
 zero_one_loss = confusion_function("zero_one_loss")
+multilabel_confusion_matrix = confusion_function("multilabel_confusion_matrix")
 
 __all__ = [
     "accuracy_score",
@@ -89,6 +92,7 @@ __all__ = [
     "matthews_corrcoef",
     "mean_absolute_error",
     "mean_squared_error",
+    "multilabel_confusion_matrix",
     "npv_score",
     "pr_auc_score",
     "precision_recall_curve",

@@ -16,7 +16,12 @@ from assay._results import BootstrapResult
 from assay._validation import check_option, resolve_seed
 from assay.dask import _ranking
 from assay.dask import _replicates as replicates
-from assay.dask._cells_resampling import Call, cells_bootstrap_graph, deliver_outcome
+from assay.dask._cells_resampling import (
+    Call,
+    cells_bootstrap_graph,
+    deliver_outcome,
+    is_multilabel,
+)
 from assay.dask._graph import ScanValue, frames_of, ranking_job, scan_graph, weighted_rows_job
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import metric_range, resolve_metric_call
@@ -62,14 +67,20 @@ def is_confusion_metric(declaration: Any) -> bool:
     return declaration is not None and declaration.computed_from == "confusion"
 
 
-def refuse_weighted_bca(interval: tuple[str, str], sample_weight: Any) -> None:
-    """BCa of a confusion-matrix metric on Dask: from the cells unweighted; weighted, its
-    jackknife would leave out groups of rows, which are spread over the partitions."""
+def refuse_weighted_bca(interval: tuple[str, str], sample_weight: Any, *labels: Any) -> None:
+    """BCa of a confusion-matrix metric on Dask: from the cells unweighted; weighted or
+    multilabel (rows drawn one by one), its jackknife would leave out groups of rows,
+    which are spread over the partitions."""
     name, value = interval
     if value == "bca" and sample_weight is not None:
         raise NotImplementedError(
             f"`{name}='bca'` with `sample_weight` is not supported on Dask (its jackknife "
             "leaves out groups of rows); use 'percentile' or 'basic', or no weights."
+        )
+    if value == "bca" and is_multilabel(*labels):
+        raise NotImplementedError(
+            f"`{name}='bca'` of multilabel targets is not supported on Dask (its jackknife "
+            "leaves out groups of rows); use 'percentile' or 'basic'."
         )
 
 
@@ -221,7 +232,7 @@ def bootstrap(
     check_option(method, "method", ("percentile", "basic", "bca"))
     check_option(resampling, "resampling", ("multinomial", "poisson"))
     refuse_unsupported(("method", "percentile" if confusion else method), resampling)
-    refuse_weighted_bca(("method", method), sample_weight)
+    refuse_weighted_bca(("method", method), sample_weight, y_true, y_score)
     seed = resolve_seed(rng)
     settings: dict[str, Any] = {
         "method": method,

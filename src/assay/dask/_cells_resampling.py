@@ -31,14 +31,20 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 from dask.delayed import Delayed, delayed
 
 from assay._kernels._jit import jit
 from assay._kernels._rng import keyed_stream, poisson, stream
 from assay._kernels.resample import POISSON
-from assay.dask._confusion import Outcome, checked
-from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
+from assay.dask._confusion import (
+    Outcome,
+    Tuples,
+    checked,
+    distinct_tuples,
+    label_array,
+    partition_tuples,
+)
+from assay.dask._partitions import aligned_partitions
 from assay.resampling._bootstrap import _confusion_bootstrap, bootstrap_result
 from assay.resampling._compare import bootstrap_comparison
 from assay.resampling._joint_cells import joint_cells
@@ -48,57 +54,6 @@ from assay.resampling._plans import call_metric, replicate_options, scalar
 __all__ = ["Call", "cells_bootstrap_graph", "cells_compare_graph", "deliver_outcome"]
 
 _MISSING = np.empty(0)
-
-
-class Tuples(NamedTuple):
-    """The distinct label tuples of a partition (one array per column), their counts or
-    summed weights, and the partition's number of rows."""
-
-    labels: tuple[np.ndarray, ...]
-    weight: np.ndarray
-    n_rows: int
-
-
-def _labels(values: Any) -> np.ndarray:
-    array = np.asarray(values)
-    return array.ravel() if array.ndim == 2 and array.shape[1] == 1 else array
-
-
-def _grouped(columns: list[np.ndarray]) -> Any:
-    frame = pd.DataFrame({f"c{i}": column for i, column in enumerate(columns)})
-    return frame.groupby(list(frame.columns), dropna=False, sort=False)
-
-
-def _distinct(grouped: Any, n_columns: int) -> tuple[np.ndarray, ...]:
-    index = grouped.size().index
-    if n_columns == 1:
-        return (np.asarray(index),)
-    return tuple(np.asarray(index.get_level_values(i)) for i in range(n_columns))
-
-
-def partition_tuples(
-    index: int, n_partitions: int, columns: list[Any], sample_weight: Any, names: list[str]
-) -> Tuples:
-    """One partition's distinct label tuples with their counts (int64) or summed weights
-    (integer weights stay int64: their sums are exact)."""
-    if all(len(column) == 0 for column in columns):
-        return Tuples(tuple(_MISSING for _ in columns), _MISSING, 0)
-
-    def tuples() -> Tuples:
-        from assay._validation import check_same_length
-
-        arrays = [_labels(column) for column in columns]
-        n = check_same_length(**dict(zip(names, arrays, strict=True)))
-        weights = partition_weights(sample_weight, n)
-        if weights is not None and np.asarray(sample_weight).dtype.kind in "biu":
-            weights = np.asarray(sample_weight, dtype=np.int64)
-        grouped = _grouped(arrays)
-        frame = grouped.obj.assign(w=1 if weights is None else weights)
-        summed = frame.groupby(list(grouped.obj.columns), dropna=False, sort=False)["w"].sum()
-        return Tuples(_distinct(grouped, len(arrays)), summed.to_numpy(), n)
-
-    result: Tuples = in_partition(index, n_partitions, tuples)
-    return result
 
 
 @jit
@@ -125,14 +80,14 @@ def partition_replicates(
     n_resamples: int,
 ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     """One partition's distinct label tuples and their ``(n_resamples, tuples)`` drawn
-    weights (the inputs were checked by the first pass)."""
-    arrays = [_labels(column) for column in columns]
-    if arrays[0].shape[0] == 0:
+    weights (weight 1 a row without ``sample_weight``: multilabel rows; the inputs were
+    checked by the first pass)."""
+    arrays = [label_array(column) for column in columns]
+    n = arrays[0].shape[0]
+    if n == 0:
         return tuple(_MISSING for _ in columns), np.zeros((n_resamples, 0))
-    weights = np.asarray(sample_weight, dtype=np.float64)
-    grouped = _grouped(arrays)
-    code = grouped.ngroup().to_numpy(dtype=np.int64)
-    labels = _distinct(grouped, len(arrays))
+    weights = np.ones(n) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    labels, code = distinct_tuples(arrays)
     out = np.empty((n_resamples, labels[0].shape[0]), dtype=np.float64)
     drawn_tuple_weights(code, weights, np.int64(offsets[index]), np.uint64(seed), out)
     return labels, out
@@ -274,9 +229,17 @@ def _checked_offsets(parts: list[Tuples], call: Call) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(lengths)[:-1]])
 
 
+def is_multilabel(*collections: Any) -> bool:
+    """Whether a dask collection holds rows of indicators (2-D, more than one column):
+    one machine then draws whole rows, each keyed by its position, as weighted rows."""
+    return any(
+        getattr(c, "ndim", 1) == 2 and c.shape[1] != 1 for c in collections if c is not None
+    )
+
+
 def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: bool) -> Delayed:
     names = list(collections)
-    partitions, n = aligned_partitions(**collections, sample_weight=sample_weight)
+    partitions, n = aligned_partitions(two_d=True, **collections, sample_weight=sample_weight)
     *label_parts, weight_parts = partitions
     tuples = [
         delayed(partition_tuples, pure=True)(
@@ -285,7 +248,7 @@ def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: 
         for i in range(n)
     ]
     drawn = None
-    if sample_weight is not None:
+    if sample_weight is not None or is_multilabel(*collections.values()):
         offsets = delayed(_checked_offsets, pure=True)(tuples, call)
         drawn = [
             delayed(partition_replicates, pure=True)(

@@ -180,7 +180,7 @@ def compare(
             "combined with `stratify=True` or `resampling='poisson'`."
         )
     refuse_unsupported(("interval", "basic" if confusion else interval), resampling)
-    refuse_weighted_bca(("interval", interval), sample_weight)
+    refuse_weighted_bca(("interval", interval), sample_weight, y_true, pred_a, pred_b)
     seed = resolve_seed(rng)
     settings: dict[str, Any] = {
         "interval": interval,

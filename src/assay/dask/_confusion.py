@@ -37,9 +37,68 @@ class Pairs(NamedTuple):
     weight: np.ndarray
 
 
-def _labels(values: Any) -> np.ndarray:
+def label_array(values: Any) -> np.ndarray:
     array = np.asarray(values)
     return array.ravel() if array.ndim == 2 and array.shape[1] == 1 else array
+
+
+class Tuples(NamedTuple):
+    """The distinct label tuples of a partition (one array per column: 1-D labels, or 2-D
+    rows of multilabel indicators), their counts or summed weights, and the partition's
+    number of rows."""
+
+    labels: tuple[np.ndarray, ...]
+    weight: np.ndarray
+    n_rows: int
+
+
+def distinct_tuples(arrays: list[np.ndarray]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The distinct tuples of the rows' labels (a 2-D array contributes each row of
+    indicators) in order of first appearance, and each row's tuple number.  Labels that
+    are not numbers in a 2-D array are left ungrouped (every row its own tuple): the
+    metric's own checks refuse them."""
+    if all(array.ndim == 1 for array in arrays):
+        frame = pd.DataFrame({f"c{i}": array for i, array in enumerate(arrays)})
+        grouped = frame.groupby(list(frame.columns), dropna=False, sort=False)
+        code = grouped.ngroup().to_numpy(dtype=np.int64)
+    else:
+        n = arrays[0].shape[0]
+        try:
+            keys = np.concatenate(
+                [np.asarray(array, dtype=np.float64).reshape(n, -1) for array in arrays], axis=1
+            )
+        except (TypeError, ValueError):
+            return tuple(arrays), np.arange(n, dtype=np.int64)
+        _, inverse = np.unique(keys, axis=0, return_inverse=True)
+        # renumbered by first appearance, as the 1-D grouping numbers them
+        code = pd.factorize(inverse.ravel())[0].astype(np.int64)
+    first = pd.Series(np.arange(code.shape[0])).groupby(code, sort=True).first().to_numpy()
+    return tuple(array[first] for array in arrays), code
+
+
+def partition_tuples(
+    index: int, n_partitions: int, columns: list[Any], sample_weight: Any, names: list[str]
+) -> Tuples:
+    """One partition's distinct label tuples with their counts (int64) or summed weights
+    (integer weights stay int64: their sums are exact)."""
+    if all(len(column) == 0 for column in columns):
+        return Tuples(tuple(_MISSING for _ in columns), _MISSING, 0)
+
+    def tuples() -> Tuples:
+        arrays = [label_array(column) for column in columns]
+        n = check_same_length(**dict(zip(names, arrays, strict=True)))
+        weights = partition_weights(sample_weight, n)
+        if weights is not None and np.asarray(sample_weight).dtype.kind in "biu":
+            weights = np.asarray(sample_weight, dtype=np.int64)  # integer sums stay exact
+        labels, code = distinct_tuples(arrays)
+        if weights is None:
+            summed = np.bincount(code, minlength=labels[0].shape[0])
+        else:
+            summed = pd.Series(weights).groupby(code, sort=True).sum().to_numpy()
+        return Tuples(labels, summed, n)
+
+    result: Tuples = in_partition(index, n_partitions, tuples)
+    return result
 
 
 def partition_pairs(
@@ -51,26 +110,9 @@ def partition_pairs(
     names: tuple[str, str],
 ) -> Pairs:
     """The label pairs of one partition with their counts or summed weights."""
-    if len(first) == 0 and len(second) == 0:
-        return Pairs(_MISSING, _MISSING, _MISSING)
-
-    def pairs() -> Pairs:
-        a = _labels(first)
-        b = _labels(second)
-        n = check_same_length(**{names[0]: a, names[1]: b})
-        weights = partition_weights(sample_weight, n)
-        if weights is not None and np.asarray(sample_weight).dtype.kind in "biu":
-            weights = np.asarray(sample_weight, dtype=np.int64)  # integer sums stay exact
-        frame = pd.DataFrame({"a": a, "b": b, "w": 1 if weights is None else weights})
-        summed = frame.groupby(["a", "b"], dropna=False, sort=False)["w"].sum()
-        return Pairs(
-            np.asarray(summed.index.get_level_values(0)),
-            np.asarray(summed.index.get_level_values(1)),
-            summed.to_numpy(),
-        )
-
-    result: Pairs = in_partition(index, n_partitions, pairs)
-    return result
+    found = partition_tuples(index, n_partitions, [first, second], sample_weight, list(names))
+    first_labels, second_labels = found.labels
+    return Pairs(first_labels, second_labels, found.weight)
 
 
 class Outcome(NamedTuple):
@@ -141,8 +183,13 @@ def confusion_function(name: str) -> Callable[..., Any]:
         **options: Any,
     ) -> Any:
         signature.bind(first, second, sample_weight=sample_weight, **options)  # names
+        if options.get("samplewise"):
+            raise NotImplementedError(
+                "`samplewise=True` gives one matrix per row, which a sum over the "
+                "partitions does not keep; on Dask the matrices are per label."
+            )
         (a, b, w), n = aligned_partitions(
-            **{names[0]: first, names[1]: second, "sample_weight": sample_weight}
+            two_d=True, **{names[0]: first, names[1]: second, "sample_weight": sample_weight}
         )
         parts = [
             delayed(partition_pairs, pure=True)(i, n, a[i], b[i], w[i], names) for i in range(n)
@@ -185,8 +232,9 @@ _DOCSTRING = """{summary}, of dask collections (the cells of the partitions, sum
 
 Parameters
 ----------
-{first}, {second} : dask Series or 1-D dask array
-    Labels, partitioned alike (same number of partitions, same lengths).
+{first}, {second} : dask Series or 1-D dask array, or 2-D dask array or DataFrame
+    Labels, partitioned alike (same number of partitions, same lengths); multilabel
+    indicators as a 2-D dask array or a dask DataFrame (one column per label).
 sample_weight : dask Series or 1-D dask array, default=None
     Non-negative weights, partitioned like the labels.
 compute : bool, default=True
@@ -197,7 +245,8 @@ compute : bool, default=True
 Returns
 -------
 The value of :func:`assay.{name}` on the same rows (bit for bit for counts and
-integer weights; summed weights to rounding).
+integer weights; summed weights to rounding; multilabel ``average="samples"``, a mean
+over rows taken as a weighted mean over the partitions' distinct rows, to rounding).
 
 Raises
 ------
@@ -215,6 +264,7 @@ Examples
 
 CONFUSION_FUNCTIONS = (
     "confusion_matrix",
+    "multilabel_confusion_matrix",
     *(name for name, declaration in METRICS.items() if declaration.computed_from == "confusion"),
 )
 """The confusion-matrix functions of :mod:`assay.dask` (every one of the registry)."""

@@ -35,28 +35,41 @@ SAMPLE_SIZE = 512
 _SAMPLE_SEED = 20240917  # a fixed seed: the same rows are sampled on every run
 
 
-def partitions_of(collection: Any, name: str) -> list[Any]:
-    """The partitions of a dask Series or 1-D dask array, as ``dask.delayed`` objects."""
+def partitions_of(collection: Any, name: str, two_d: bool = False) -> list[Any]:
+    """The partitions of a dask Series or 1-D dask array, as ``dask.delayed`` objects;
+    with ``two_d`` (multilabel indicators) also of a dask DataFrame or a 2-D dask array
+    (its columns in one chunk)."""
     import dask.array as da
     import dask.dataframe as dd
 
-    if isinstance(collection, (dd.Series, dd.Index)):
+    if isinstance(collection, (dd.Series, dd.Index)) or (
+        two_d and isinstance(collection, dd.DataFrame)
+    ):
         return list(collection.to_delayed())
     if isinstance(collection, da.Array):
+        if two_d and collection.ndim == 2:
+            return list(collection.rechunk({1: -1}).to_delayed().ravel())
         if collection.ndim != 1:
+            shape = "1-D or 2-D" if two_d else "1-D"
             raise ValueError(
-                f"`{name}` must be 1-D, got a dask array of shape {collection.shape}."
+                f"`{name}` must be {shape}, got a dask array of shape {collection.shape}."
             )
         return list(collection.to_delayed().ravel())
+    kinds = "a dask Series, DataFrame or array" if two_d else "a dask Series or a 1-D dask array"
     raise TypeError(
-        f"`{name}` must be a dask Series or a 1-D dask array; got {type(collection).__name__} "
+        f"`{name}` must be {kinds}; got {type(collection).__name__} "
         "(use the functions of `assay` for in-memory data)."
     )
 
 
-def aligned_partitions(**collections: Any) -> tuple[list[list[Any]], int]:
-    """Partitions of each named collection (None stays None), and their common number."""
-    named = {name: partitions_of(c, name) for name, c in collections.items() if c is not None}
+def aligned_partitions(two_d: bool = False, **collections: Any) -> tuple[list[list[Any]], int]:
+    """Partitions of each named collection (None stays None), and their common number;
+    ``two_d`` admits 2-D collections (multilabel indicators)."""
+    named = {
+        name: partitions_of(c, name, two_d and name != "sample_weight")
+        for name, c in collections.items()
+        if c is not None
+    }
     (first_name, first), *others = named.items()
     for name, parts in others:
         if len(parts) != len(first):
