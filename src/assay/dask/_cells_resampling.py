@@ -295,3 +295,85 @@ def deliver_outcome(outcome: Delayed, compute: bool, stacklevel: int = 3) -> Any
     for message, category in found.warnings:
         warnings.warn(message, category, stacklevel=stacklevel)
     return found.value
+
+
+class SharedRows(NamedTuple):
+    """Weighted rows drawn once for several metrics: every partition's distinct tuples of
+    all the label columns (:class:`Tuples`) and their drawn weights (lazy lists)."""
+
+    tuples: list[Delayed]
+    drawn: list[Delayed]
+
+
+def _offsets(parts: list[Tuples]) -> np.ndarray:
+    lengths = np.array([part.n_rows for part in parts], dtype=np.int64)
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]])
+
+
+def shared_rows(
+    collections: dict[str, Any], sample_weight: Any, seed: int, n_resamples: int
+) -> SharedRows:
+    """The label columns ``collections`` (all of one set of rows) reduced and drawn once:
+    a metric of any two or three of the columns then reads its tuples' summed and drawn
+    weights (a cell of those columns sums the tuples that agree on them: the same
+    weights as the columns' own tuples, summed in another order)."""
+    names = list(collections)
+    partitions, n = aligned_partitions(two_d=True, **collections, sample_weight=sample_weight)
+    *label_parts, weight_parts = partitions
+    tuples = [
+        delayed(partition_tuples, pure=True)(
+            i, n, [column[i] for column in label_parts], weight_parts[i], names
+        )
+        for i in range(n)
+    ]
+    offsets = delayed(_offsets, pure=True)(tuples)
+    drawn = [
+        delayed(partition_replicates, pure=True)(
+            i,
+            [column[i] for column in label_parts],
+            weight_parts[i],
+            offsets,
+            seed,
+            n_resamples,
+        )
+        for i in range(n)
+    ]
+    return SharedRows(tuples, drawn)
+
+
+def _columns_of(
+    parts: list[Tuples], drawn: list[Any], columns: tuple[int, ...]
+) -> tuple[list[Tuples], list[Any]]:
+    """The tuples and drawn weights restricted to some of the label columns."""
+    chosen = [Tuples(tuple(p.labels[c] for c in columns), p.weight, p.n_rows) for p in parts]
+    picked = [(tuple(labels[c] for c in columns), weights) for labels, weights in drawn]
+    return chosen, picked
+
+
+def _shared_result(
+    parts: list[Tuples], drawn: list[Any], call: Call, columns: tuple[int, ...]
+) -> Outcome:
+    chosen, picked = _columns_of(parts, drawn, columns)
+    return _result(chosen, picked, call, paired=len(columns) == 3)
+
+
+def shared_result(call: Call, shared: SharedRows, columns: tuple[int, ...]) -> Delayed:
+    """The lazy :class:`Outcome` of a weighted bootstrap (two column numbers: truth and
+    prediction) or comparison (three: truth, A and B) from rows drawn once."""
+    return delayed(_shared_result, pure=True)(shared.tuples, shared.drawn, call, columns)
+
+
+def confusion_call(metric: Any, settings: dict[str, Any], **metric_kwargs: Any) -> Call:
+    """The :class:`Call` of a confusion-matrix metric with the settings of a bootstrap
+    (``method``, ``confidence_level``, ``n_resamples``, ``seed``) or of a comparison
+    (``interval``, ``confidence_level``, ``alternative``, ``n_resamples``, ``seed``), as
+    :func:`assay.dask.bootstrap` and :func:`assay.dask.compare` make them."""
+    from assay.metrics._registry import metric_range, resolve_metric_call
+
+    declaration, function, name, metric_kwargs = resolve_metric_call(metric, metric_kwargs)
+    full = {**settings, "name": name}
+    if "method" in settings:
+        full["value_range"] = metric_range(declaration, function, metric_kwargs)
+    else:
+        full["declaration"] = declaration
+    return Call(declaration, function, name, metric_kwargs, full)

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.dask._confusion import Outcome
 from assay.reports._baseline_tests import ALTERNATIVE, baseline_row
 from assay.reports._build import (
     _baseline,
@@ -210,37 +211,41 @@ def _counted(coded: Any, weighted: bool) -> dict[str, Any]:
 
 
 def _weighted_quantities(
-    on_dask: Any, coded: Any, a: Arguments, majority: int, resampled: dict[str, Any]
+    coded: Any, a: Arguments, majority: int, resampled: dict[str, Any]
 ) -> dict[str, Any]:
-    """What a weighted report resamples on Dask: every threshold metric's bootstrap,
-    every model's tests against the majority class and every pair's paired bootstrap of
-    F1 (lazy; the single-machine calls' arguments)."""
+    """What a weighted report resamples on Dask, as :func:`assay.dask.bootstrap` and
+    :func:`assay.dask.compare` resample it, from the rows drawn once for all: every
+    threshold metric's bootstrap, every model's tests against the majority class, every
+    pair's paired bootstrap of F1 (lazy :class:`Outcome` objects)."""
     import assay
+    from assay.dask._cells_resampling import confusion_call, shared_result, shared_rows
 
-    y, w = coded["y"], coded["w"]
-    weighted = {**resampled, "sample_weight": w, "compute": False}
-    baseline = (y * 0 + majority).astype("int8")
+    y = coded["y"]
+    n_models = len(a.scores)
+    columns = {"y_true": y, **{f"pred_{i}": coded[f"pred_{i}"] for i in range(n_models)}}
+    columns["baseline"] = (y * 0 + majority).astype("int8")
+    seed, b_count = resampled["rng"], resampled["n_resamples"]
+    drawn = shared_rows(columns, coded["w"], seed, b_count)
+    common = {"confidence_level": resampled["confidence_level"], "n_resamples": b_count,
+              "seed": seed}  # fmt: skip
+    bootstrap = {**common, "method": "percentile"}
     lazy: dict[str, Any] = {}
-    for i in range(len(a.scores)):
-        prediction = coded[f"pred_{i}"]
+    for i in range(n_models):
         for key, _, function, keywords in _threshold_metrics(a.cost_matrix):
-            lazy[f"{key}_bootstrap_{i}"] = on_dask.bootstrap(
-                function, y, prediction, **keywords, **weighted
-            )
+            call = confusion_call(function, bootstrap, **keywords)
+            lazy[f"{key}_bootstrap_{i}"] = shared_result(call, drawn, (0, i + 1))
         tested: list[tuple[str, Any, dict[str, Any]]] = [("error_rate", assay.error_rate, {})]
         if a.cost_matrix is not None:
             cost = {"cost_matrix": np.asarray(a.cost_matrix)}
             tested.append(("expected_cost", assay.expected_cost, cost))
+        against = {**common, "interval": "basic", "alternative": ALTERNATIVE}
         for key, function, keywords in tested:
-            lazy[f"{key}_baseline_{i}"] = on_dask.compare(
-                function, y, prediction, baseline, alternative=ALTERNATIVE, **keywords,
-                **weighted,
-            )  # fmt: skip
-    for i, j in combinations(range(len(a.scores)), 2):
-        lazy[f"f1_compare_{i}_{j}"] = on_dask.compare(
-            assay.f1_score, y, coded[f"pred_{i}"], coded[f"pred_{j}"], zero_division=np.nan,
-            **weighted,
-        )  # fmt: skip
+            call = confusion_call(function, against, **keywords)
+            lazy[f"{key}_baseline_{i}"] = shared_result(call, drawn, (0, i + 1, n_models + 1))
+    paired = {**common, "interval": "basic", "alternative": "two-sided"}
+    f1 = confusion_call(assay.f1_score, paired, zero_division=np.nan)
+    for i, j in combinations(range(n_models), 2):
+        lazy[f"f1_compare_{i}_{j}"] = shared_result(f1, drawn, (0, i + 1, j + 1))
     return lazy
 
 
@@ -312,10 +317,13 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
             compute=False,
         )  # fmt: skip
     if weighted:
-        lazy.update(_weighted_quantities(on_dask, coded, a, majority, resampled))
+        lazy.update(_weighted_quantities(coded, a, majority, resampled))
     steps(f"computing {len(lazy) + len(counted)} quantities on Dask")
     keys = list(lazy)
     found.update(zip(keys, dask.compute(*lazy.values()), strict=True))
+    for key in keys:  # the weighted resamplings' outcomes: their values (warnings dropped)
+        if isinstance(found[key], Outcome):
+            found[key] = found[key].value
 
     settings = Settings(a.threshold, a.cost_matrix, b_count, level, seed, "poisson")
     # draws from the cells take O(B cells): no progress lines for them
