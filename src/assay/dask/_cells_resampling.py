@@ -221,10 +221,12 @@ def _result(
     return checked(parts, lambda some: run_weighted(some, replicates, call))
 
 
-def _checked_offsets(parts: list[Tuples], call: Call) -> np.ndarray:
-    """The position of every partition's first row, once the tuples have passed the
-    metric's checks (an error names its partition before any replicate is drawn)."""
-    checked(parts, lambda some: _estimates(call, *_joined(some)))
+def _offsets(parts: list[Tuples], call: Call | None = None) -> np.ndarray:
+    """The position of every partition's first row; with a ``call``, once the tuples have
+    passed its metric's checks (an error names its partition before any replicate is
+    drawn)."""
+    if call is not None:
+        checked(parts, lambda some: _estimates(call, *_joined(some)))
     lengths = np.array([part.n_rows for part in parts], dtype=np.int64)
     return np.concatenate([[0], np.cumsum(lengths)[:-1]])
 
@@ -237,7 +239,16 @@ def is_multilabel(*collections: Any) -> bool:
     )
 
 
-def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: bool) -> Delayed:
+def _tasks(
+    collections: dict[str, Any],
+    sample_weight: Any,
+    seed: int,
+    n_resamples: int,
+    draw: bool,
+    call: Call | None = None,
+) -> tuple[list[Delayed], list[Delayed] | None]:
+    """Every partition's :class:`Tuples` and, with ``draw``, its tuples' drawn weights
+    (after ``call``'s checks, when given)."""
     names = list(collections)
     partitions, n = aligned_partitions(two_d=True, **collections, sample_weight=sample_weight)
     *label_parts, weight_parts = partitions
@@ -247,20 +258,21 @@ def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: 
         )
         for i in range(n)
     ]
-    drawn = None
-    if sample_weight is not None or is_multilabel(*collections.values()):
-        offsets = delayed(_checked_offsets, pure=True)(tuples, call)
-        drawn = [
-            delayed(partition_replicates, pure=True)(
-                i,
-                [column[i] for column in label_parts],
-                weight_parts[i],
-                offsets,
-                call.seed,
-                call.n_resamples,
-            )
-            for i in range(n)
-        ]
+    if not draw:
+        return tuples, None
+    offsets = delayed(_offsets, pure=True)(tuples, call)
+    drawn = [
+        delayed(partition_replicates, pure=True)(
+            i, [column[i] for column in label_parts], weight_parts[i], offsets, seed, n_resamples
+        )
+        for i in range(n)
+    ]
+    return tuples, drawn
+
+
+def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: bool) -> Delayed:
+    draw = sample_weight is not None or is_multilabel(*collections.values())
+    tuples, drawn = _tasks(collections, sample_weight, call.seed, call.n_resamples, draw, call)
     return delayed(_result, pure=True)(tuples, drawn, call, paired)
 
 
@@ -305,11 +317,6 @@ class SharedRows(NamedTuple):
     drawn: list[Delayed]
 
 
-def _offsets(parts: list[Tuples]) -> np.ndarray:
-    lengths = np.array([part.n_rows for part in parts], dtype=np.int64)
-    return np.concatenate([[0], np.cumsum(lengths)[:-1]])
-
-
 def shared_rows(
     collections: dict[str, Any], sample_weight: Any, seed: int, n_resamples: int
 ) -> SharedRows:
@@ -317,27 +324,8 @@ def shared_rows(
     a metric of any two or three of the columns then reads its tuples' summed and drawn
     weights (a cell of those columns sums the tuples that agree on them: the same
     weights as the columns' own tuples, summed in another order)."""
-    names = list(collections)
-    partitions, n = aligned_partitions(two_d=True, **collections, sample_weight=sample_weight)
-    *label_parts, weight_parts = partitions
-    tuples = [
-        delayed(partition_tuples, pure=True)(
-            i, n, [column[i] for column in label_parts], weight_parts[i], names
-        )
-        for i in range(n)
-    ]
-    offsets = delayed(_offsets, pure=True)(tuples)
-    drawn = [
-        delayed(partition_replicates, pure=True)(
-            i,
-            [column[i] for column in label_parts],
-            weight_parts[i],
-            offsets,
-            seed,
-            n_resamples,
-        )
-        for i in range(n)
-    ]
+    tuples, drawn = _tasks(collections, sample_weight, seed, n_resamples, draw=True)
+    assert drawn is not None
     return SharedRows(tuples, drawn)
 
 
