@@ -136,13 +136,13 @@ def test_a_small_call_runs_one_worker_and_a_large_one_several(monkeypatch):
         monkeypatch.setattr(module, "run_workers", spy)
     assert N_ROWS * 20 * 3 < _jit.PARALLEL_MIN_WORK  # the largest work of the four calls
     expected = _resampling_calls(y, scores, other)
+    assert len(calls) == 4
     assert {workers for _, workers in calls} == {1}  # the serial kernels alone
-    serial_kernels = {name for name, _ in calls}
     calls.clear()
     monkeypatch.setattr(_jit, "PARALLEL_MIN_WORK", 1)
     monkeypatch.setattr(_jit, "n_workers", lambda: 2)
     found = _resampling_calls(y, scores, other)
-    assert {name for name, _ in calls} == serial_kernels
+    assert len(calls) >= 4  # (a call may run in several chunks)
     assert {workers for _, workers in calls} == {2}
     for name, values in expected.items():
         assert _bits(found[name]) == _bits(values), name
