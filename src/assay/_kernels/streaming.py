@@ -372,7 +372,7 @@ def _finish_counts(options, context, state, sums):
     return recorded if _records(options) else folded
 
 
-@jit
+@jit_inline
 def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
