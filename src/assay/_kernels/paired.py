@@ -30,7 +30,7 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._arrays import copy_into
-from assay._kernels._jit import jit, jit_parallel, run_workers
+from assay._kernels._jit import jit, jit_inline, jit_parallel, run_workers
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.pieces import scan
@@ -238,7 +238,7 @@ def permutations(draw, out, n_workers):
             shuffle(row, stream(draw.seed, np.uint64(draw.first_replicate + r)))
 
 
-@jit
+@jit_inline
 def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
                     lane):  # fmt: skip
     """Model A's replicate over atoms of one row each, its counts kept as bytes.
