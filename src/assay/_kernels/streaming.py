@@ -402,15 +402,22 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
 @jit
 def _class_counts(atoms):
     """The rows of each class and the positive atoms of every block."""
+    block_positives = block_positive_counts(atoms.is_positive)
+    n = atoms.is_positive.shape[0]
+    if not atoms.cells:  # an atom is a row: the positive rows are counted by block already
+        positives = np.int64(0)
+        for count in block_positives:
+            positives += count
+        return positives, n - positives, block_positives
     n_positive = 0.0
     n_negative = 0.0
-    for k in range(atoms.is_positive.shape[0]):
-        size = atoms.value[k] if atoms.cells else 1.0
+    for k in range(n):
+        size = atoms.value[k]
         if atoms.is_positive[k]:
             n_positive += size
         else:
             n_negative += size
-    return np.int64(n_positive), np.int64(n_negative), block_positive_counts(atoms.is_positive)
+    return np.int64(n_positive), np.int64(n_negative), block_positives
 
 
 @jit_inline
