@@ -1,14 +1,16 @@
-"""A small resampling call runs a serial kernel: the values of the parallel kernel, bit for
-bit, without compiling or starting the parallel machinery.
+"""A resampling call of a ranking metric runs one serial kernel: on the calling thread
+alone for a small call, on several Python threads (each its share of the replicates) for a
+large one, with the same values bit for bit.
 
-A ``prange`` kernel costs far more to compile than the same loop serial, and its first call
-in a process starts Numba's threads; below :data:`assay._kernels._jit.PARALLEL_MIN_WORK`
-the streamed bootstrap and the paired bootstrap of ranking metrics run their serial kernel.
-Both kernels compute replicate ``r`` by the same function from the stream keyed by
-``r``, so the serial values must equal the parallel ones on any number of threads.
+Below :data:`assay._kernels._jit.PARALLEL_MIN_WORK` the streamed bootstrap, the paired
+bootstrap and the permutations of ranking metrics start no thread at all.  Every thread
+computes replicate ``r`` by the same function from the stream keyed by ``r``, so the
+values on one thread must equal those on any number of threads.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -104,7 +106,7 @@ def test_the_serial_paired_kernels_give_the_parallel_values(options, scheme):
 
 
 def _resampling_calls(y, scores, other) -> dict[str, np.ndarray]:
-    """The replicates of the four ranking paths with a serial and a parallel kernel."""
+    """The replicates of the four ranking paths (one thread or several, by their size)."""
     keywords = {"n_resamples": 20, "rng": 3}
     return {
         "bootstrap": assay.bootstrap(
@@ -122,34 +124,26 @@ def _resampling_calls(y, scores, other) -> dict[str, np.ndarray]:
     }
 
 
-PARALLEL_KERNELS = [
-    (streaming, "_bootstrap_ranking_parallel"),
-    (paired, "_paired_bootstrap_lanes_parallel"),
-    (paired, "_compare_ranking_permutation_parallel"),
-    (paired, "_permute_ranking_labels_parallel"),
-]
-
-
-def test_a_small_call_runs_the_serial_kernel_and_a_large_one_the_parallel_kernel(monkeypatch):
+def test_a_small_call_runs_one_worker_and_a_large_one_several(monkeypatch):
     y, scores, other = _scores(tied=False)
     calls = []
 
-    def spy(kernel):
-        def run(*arguments):
-            calls.append(kernel.__name__)
-            return kernel(*arguments)
+    def spy(kernel, arguments, workers):
+        calls.append((kernel.__name__, workers))
+        return _jit.run_workers(kernel, arguments, workers)
 
-        return run
-
-    for module, name in PARALLEL_KERNELS:
-        monkeypatch.setattr(module, name, spy(getattr(module, name)))
+    for module in (streaming, paired):
+        monkeypatch.setattr(module, "run_workers", spy)
     assert N_ROWS * 20 * 3 < _jit.PARALLEL_MIN_WORK  # the largest work of the four calls
     expected = _resampling_calls(y, scores, other)
-    assert calls == []  # the serial kernels
+    assert len(calls) == 4
+    assert {workers for _, workers in calls} == {1}  # the serial kernels alone
+    calls.clear()
     monkeypatch.setattr(_jit, "PARALLEL_MIN_WORK", 1)
     monkeypatch.setattr(_jit, "n_workers", lambda: 2)
     found = _resampling_calls(y, scores, other)
-    assert set(calls) == {name for _, name in PARALLEL_KERNELS}
+    assert len(calls) >= 4  # (a call may run in several chunks)
+    assert {workers for _, workers in calls} == {2}
     for name, values in expected.items():
         assert _bits(found[name]) == _bits(values), name
 
@@ -159,9 +153,9 @@ def test_small_resampling_calls_start_no_threads_in_a_new_process():
     process = run_python(
         """
         import json
+        import threading
         import numba
         import assay
-        from assay._kernels import paired, streaming
         from assay.datasets import binormal_scores
 
         y, s = binormal_scores(1000, rng=0)
@@ -176,18 +170,47 @@ def test_small_resampling_calls_start_no_threads_in_a_new_process():
             layer = numba.threading_layer()
         except ValueError:  # "Threading layer is not initialized."
             layer = None
-        compiled = {
-            kernel.__name__: len(kernel.__wrapped__.signatures)
-            for kernel in (
-                streaming._bootstrap_ranking_parallel,
-                paired._paired_bootstrap_lanes_parallel,
-                paired._compare_ranking_permutation_parallel,
-                paired._permute_ranking_labels_parallel,
-            )
-        }
-        print(json.dumps({"layer": layer, "compiled": compiled}))
+        print(json.dumps({"layer": layer, "threads": threading.active_count()}))
         """
     )
     found = last_json_line(process)
     assert found["layer"] is None
-    assert set(found["compiled"].values()) == {0}
+    assert found["threads"] == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_large_call_leaves_no_thread_running_and_a_forked_child_gets_its_values():
+    # the threads of a large call are Python threads that have ended when it returns
+    process = run_python(
+        """
+        import json
+        import os
+        import threading
+        import assay
+        import assay._kernels._jit as _jit
+        from assay.datasets import binormal_scores
+
+        _jit.PARALLEL_MIN_WORK = 0
+        y, s = binormal_scores(3000, rng=0)
+        before = assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=50, rng=0)
+        threads = threading.active_count()
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            child = assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=50, rng=0)
+            with os.fdopen(write_end, "w") as pipe:
+                pipe.write(json.dumps(child.bootstrap_distribution.tolist()))
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end) as pipe:
+            from_child = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({
+            "threads": threads, "exit": os.waitstatus_to_exitcode(status),
+            "same": json.loads(from_child) == before.bootstrap_distribution.tolist(),
+        }))
+        """
+    )
+    found = last_json_line(process)
+    assert found == {"threads": 1, "exit": 0, "same": True}

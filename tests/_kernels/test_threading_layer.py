@@ -3,7 +3,8 @@
 Each scenario runs in a fresh interpreter (Numba picks its threading layer once per
 process, and a failure here is a killed or hung process, which must not take pytest with
 it). The values computed there must equal the same calls made plainly in this process:
-bootstrap replicates are bit-identical for any thread count and any threading layer.
+bootstrap replicates (of a confusion-matrix metric, whose cells are drawn in a parallel
+kernel) are bit-identical for any thread count and any threading layer.
 """
 
 from __future__ import annotations
@@ -52,20 +53,19 @@ import numpy as np
 
 rng = np.random.default_rng(20240611)
 y_true = rng.integers(0, 2, {n})
-y_score = rng.random({n}) + 0.4 * y_true
+y_pred = (rng.random({n}) + 0.4 * y_true >= 0.7).astype(np.int64)
 
 import numba
 import assay
-import assay._kernels._jit as _jit
 
-# every call takes the parallel kernels, which start the threading layer (a call this
-# small would otherwise run the serial kernel and start no thread)
-_jit.PARALLEL_MIN_WORK = 0
+# the bootstrap of a confusion-matrix metric draws its cells in a parallel kernel at any
+# size, which starts the threading layer (the resampling of ranking metrics runs its
+# serial kernel on Python threads and starts no layer)
 
 
 def replicates(seed):
     result = assay.bootstrap(
-        assay.roc_auc_score, y_true, y_score, n_resamples={n_resamples}, rng=seed
+        assay.f1_score, y_true, y_pred, n_resamples={n_resamples}, rng=seed
     )
     return result.bootstrap_distribution.tolist()
 """
@@ -75,15 +75,13 @@ def data(n: int) -> tuple[np.ndarray, np.ndarray]:
     """The data of ``DATA`` (same generator, same seed)."""
     rng = np.random.default_rng(20240611)
     y_true = rng.integers(0, 2, n)
-    y_score = rng.random(n) + 0.4 * y_true
-    return y_true, y_score
+    y_pred = (rng.random(n) + 0.4 * y_true >= 0.7).astype(np.int64)
+    return y_true, y_pred
 
 
 def plain_replicates(n: int, n_resamples: int, seed: int) -> list[float]:
-    y_true, y_score = data(n)
-    result = assay.bootstrap(
-        assay.roc_auc_score, y_true, y_score, n_resamples=n_resamples, rng=seed
-    )
+    y_true, y_pred = data(n)
+    result = assay.bootstrap(assay.f1_score, y_true, y_pred, n_resamples=n_resamples, rng=seed)
     return list(result.bootstrap_distribution.tolist())
 
 

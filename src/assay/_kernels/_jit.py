@@ -301,15 +301,47 @@ def n_workers() -> int:
 
 PARALLEL_MIN_WORK = 1 << 25
 """Below this much work (atoms visited by all the replicates of a call) a resampling call
-runs its serial kernel (:func:`workers_for`).
+runs its serial kernel on the calling thread alone (:func:`workers_for`), above it on
+:func:`n_workers` threads (:func:`run_workers`).
 
-The parallel kernel of a call is compiled once per installation (a ``prange`` loop costs
-far more to compile than the same loop serial: Numba's parallel passes and the threads'
-function) and loaded from the disk cache once per process, and its first call starts the
-threads.  A replicate visits an atom in about 1.8 ns of CPU, so 2**25 visits take some 60 ms
-on one thread: below that, a second thread saves less than the parallel kernel's load from
-the cache and the threads' start cost a new process (docs/performance.md, "Serial kernels
-for small calls")."""
+The threshold was chosen when the threads were a ``prange`` kernel's, loaded from the disk
+cache once per process and starting Numba's threads at its first call: a replicate visits
+an atom in about 1.8 ns of CPU, so 2**25 visits take some 60 ms on one thread, and below
+that a second thread saved less than that load and start cost a new process
+(docs/performance.md, "Serial kernels for small calls").  Python threads cost less to
+start; the threshold is kept."""
+
+
+def run_workers(kernel: Callable[..., Any], arguments: tuple[Any, ...], workers: int) -> None:
+    """``kernel(*arguments, worker, workers)`` for every ``worker < workers``, each on a
+    Python thread of its own (worker 0 on the calling one); an exception in any is raised
+    here.
+
+    ``kernel`` is a serial kernel that computes one thread's share of a resampling call
+    (the replicates ``worker, worker + workers, ...``); it releases the GIL (``nogil``),
+    so the threads run at once.  Unlike a ``prange`` kernel that would call it on Numba's
+    threads, nothing more is compiled for it (the serial kernel, which a small call runs
+    with ``workers == 1``, is all), no threading layer is started, and its threads have
+    ended when this returns (nothing left running across a ``fork``).  Each replicate is
+    computed by the same function from its own stream, so the values do not depend on
+    ``workers``.
+    """
+    errors: list[BaseException] = []
+
+    def share(worker: int) -> None:
+        try:
+            kernel(*arguments, worker, workers)
+        except BaseException as error:  # re-raised in the calling thread
+            errors.append(error)
+
+    helpers = [threading.Thread(target=share, args=(worker,)) for worker in range(1, workers)]
+    for helper in helpers:
+        helper.start()
+    share(0)
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
 
 
 def workers_for(work: int) -> int:

@@ -79,10 +79,12 @@ def _take(total, size, remaining, state):
 def block_positive_counts(is_positive):
     """The positive atoms of every block of ``_BLOCK`` atoms (stratified draws)."""
     n = is_positive.shape[0]
-    block_positives = np.zeros((n + _BLOCK - 1) // _BLOCK, dtype=np.int64)
-    for k in range(n):
-        if is_positive[k]:
-            block_positives[k // _BLOCK] += 1
+    block_positives = np.empty((n + _BLOCK - 1) // _BLOCK, dtype=np.int64)
+    for block in range(block_positives.shape[0]):
+        count = 0
+        for k in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
+            count += 1 if is_positive[k] else 0  # a select: the loop vectorises
+        block_positives[block] = count
     return block_positives
 
 

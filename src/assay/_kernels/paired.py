@@ -30,7 +30,7 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._arrays import copy_into
-from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._jit import jit, jit_inline, jit_parallel, run_workers
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.pieces import scan
@@ -104,28 +104,16 @@ def _swapped_replicates(entries, rows, options, draw, out_a, out_b, worker, n_wo
         out_b[r] = scan(options, sums[2], sums[3], not weighted)
 
 
-@jit_parallel
-def _compare_ranking_permutation_parallel(entries, rows, options, draw, out_a, out_b, n_workers):
-    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
-    for worker in prange(n_workers):
-        _swapped_replicates(entries, rows, options, draw, out_a, out_b, np.int64(worker),
-                            n_workers)  # fmt: skip
-
-
 def compare_ranking_permutation(entries, rows, options, draw, out_a, out_b, n_workers):
     """Metric of the two models after swapping their scores row by row at random.
 
     ``entries``: :class:`SwapEntries`; ``rows``: :class:`LabelledRows`; ``draw``:
     :class:`~assay._kernels.resample.Draw` (its seed and first replicate).  A row's swap
     bit decides which model each of its two entries goes to.  Unweighted sums are exact.
-    ``n_workers`` threads share the replicates; with one, a serial kernel computes them
-    (no parallel compilation, no threads started), with the same values.
+    ``n_workers`` threads share the replicates, each running the serial kernel on its
+    share (:func:`~assay._kernels._jit.run_workers`), with the same values on any number.
     """
-    if n_workers > 1:
-        _compare_ranking_permutation_parallel(entries, rows, options, draw, out_a, out_b,
-                                              n_workers)  # fmt: skip
-    else:  # the serial kernel is the threads' function itself, called once for all
-        _swapped_replicates(entries, rows, options, draw, out_a, out_b, 0, 1)
+    run_workers(_swapped_replicates, (entries, rows, options, draw, out_a, out_b), n_workers)
 
 
 @jit
@@ -159,23 +147,15 @@ def _shuffled_replicates(rows, options, draw, out, worker, n_workers):
         out[r] = scan(options, positive_sums, negative_sums, not weighted)
 
 
-@jit_parallel
-def _permute_ranking_labels_parallel(rows, options, draw, out, n_workers):
-    for worker in prange(n_workers):
-        _shuffled_replicates(rows, options, draw, out, np.int64(worker), n_workers)
-
-
 def permute_ranking_labels(rows, options, draw, out, n_workers):
     """Metric after shuffling the labels over the sorted rows (weights stay with rows).
 
     ``rows``: :class:`SortedRows`; ``draw``: :class:`~assay._kernels.resample.Draw` (its
     seed and first replicate).  Unweighted sums are exact.  ``n_workers`` threads share
-    the replicates; with one, a serial kernel computes them, with the same values.
+    the replicates (:func:`~assay._kernels._jit.run_workers`), with the same values on
+    any number.
     """
-    if n_workers > 1:
-        _permute_ranking_labels_parallel(rows, options, draw, out, n_workers)
-    else:  # the serial kernel is the threads' function itself, called once for all
-        _shuffled_replicates(rows, options, draw, out, 0, 1)
+    run_workers(_shuffled_replicates, (rows, options, draw, out), n_workers)
 
 
 @jit_parallel
@@ -258,7 +238,7 @@ def permutations(draw, out, n_workers):
             shuffle(row, stream(draw.seed, np.uint64(draw.first_replicate + r)))
 
 
-@jit
+@jit_inline
 def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
                     lane):  # fmt: skip
     """Model A's replicate over atoms of one row each, its counts kept as bytes.
@@ -353,16 +333,6 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, 
             out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
 
 
-@jit_parallel
-def _paired_bootstrap_lanes_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
-                                     out_b, n_workers):  # fmt: skip
-    n_positive, n_negative, block_positives = _class_counts(a)
-    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
-    for worker in prange(n_workers):
-        _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                      n_negative, block_positives, np.int64(worker), n_workers)  # fmt: skip
-
-
 def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
                            n_workers):  # fmt: skip
     """:func:`assay._kernels.streaming.paired_bootstrap_ranking` (the same values),
@@ -375,14 +345,10 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     stored as bytes side by side per row; B folds the batch in its own order, reading
     each row's eight counts as one 64-bit word.  A replicate with a count of 255 or more
     (never for n < 255 rows) is redone with int64 counts.  ``n_workers`` threads share
-    the batches (a parallel kernel); with one, a serial kernel computes them (no
-    parallel compilation, no threads started), with the same values.
+    the batches, each running the serial kernel on its share
+    (:func:`~assay._kernels._jit.run_workers`), with the same values on any number.
     """
-    if n_workers > 1:
-        _paired_bootstrap_lanes_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
-                                         out_b, n_workers)  # fmt: skip
-        return
-    # the serial kernel is the threads' function itself, called once for all batches
     n_positive, n_negative, block_positives = _class_counts(a)
-    _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                  n_negative, block_positives, 0, 1)  # fmt: skip
+    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                 n_negative, block_positives)  # fmt: skip
+    run_workers(_lane_batches, arguments, n_workers)

@@ -34,9 +34,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from assay._kernels._jit import jit, jit_parallel
+from assay._kernels._jit import jit, run_workers
 from assay._kernels._rng import stream
 from assay._kernels.bands import _FP as _CURVE_FP
 from assay._kernels.bands import (
@@ -352,16 +351,6 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                               outs.roc_b[r], outs.precision_b[r])  # fmt: skip
 
 
-@jit_parallel
-def _report_replicates_parallel(a, b, a_position_of_b, clusters, codes, options, draw, grids,
-                                outs, n_workers):  # fmt: skip
-    n_positive, n_negative, block_positives = _class_counts(a)
-    # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
-    for worker in prange(n_workers):
-        _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-                 n_negative, block_positives, np.int64(worker), n_workers)  # fmt: skip
-
-
 def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                       n_workers):  # fmt: skip
     """Both models' ROC AUC and curves of replicates ``draw.first_replicate + r``.
@@ -375,13 +364,11 @@ def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, gri
     :class:`~assay._kernels.resample.Draw`; ``grids``: :class:`~assay._kernels.bands.Grids`;
     ``outs``: :class:`Outs`.  Its ROC AUC replicates are ``out_a`` and ``out_b`` of
     :func:`assay._kernels.paired.paired_bootstrap_lanes` with the same arguments.
-    ``n_workers`` threads share the batches of eight; with one, a serial kernel computes
-    them, with the same values.
+    ``n_workers`` threads share the batches of eight, each running the serial kernel on
+    its share (:func:`~assay._kernels._jit.run_workers`), with the same values on any
+    number.
     """
-    if n_workers > 1:
-        _report_replicates_parallel(a, b, a_position_of_b, clusters, codes, options, draw, grids,
-                                    outs, n_workers)  # fmt: skip
-        return
     n_positive, n_negative, block_positives = _class_counts(a)
-    _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-             n_negative, block_positives, 0, 1)  # fmt: skip
+    arguments = (a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+                 n_negative, block_positives)  # fmt: skip
+    run_workers(_batches, arguments, n_workers)

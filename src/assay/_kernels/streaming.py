@@ -20,8 +20,8 @@ interpolated and 11-point AP, EER) records the replicate's weight per tie group 
 scanned at the end; which of the two is chosen by the options' type when a kernel
 compiles (:func:`fold_counts`), so a one-pass scan compiles no recording.  Replicate ``r``
 draws from its own stream ``stream(seed, r)`` in a fixed order: results do not depend on
-the number of threads, and the serial kernel that a small call runs (no parallel
-compilation, no threads started) gives the values of the parallel one.  Counts are
+the number of threads: a call's threads each run the same serial kernel on their share
+of the replicates, and a small call runs it alone on the calling thread.  Counts are
 integers and unweighted sums are kept exactly (the scans' exact context), weighted ones
 in float64.
 """
@@ -31,11 +31,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 from numba.extending import overload
 
 from assay._kernels._arrays import copy_into
-from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, jit_parallel
+from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
 from assay._kernels._rng import score_key, stream
 from assay._kernels.draws import _BLOCK, block_positive_counts, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
@@ -373,7 +372,7 @@ def _finish_counts(options, context, state, sums):
     return recorded if _records(options) else folded
 
 
-@jit
+@jit_inline
 def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
@@ -402,17 +401,23 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
 
 @jit
 def _class_counts(atoms):
-    """The rows of each class and the positive atoms of every block (a plain tuple: a
-    named tuple made here could not cross into a ``prange`` loop)."""
+    """The rows of each class and the positive atoms of every block."""
+    block_positives = block_positive_counts(atoms.is_positive)
+    n = atoms.is_positive.shape[0]
+    if not atoms.cells:  # an atom is a row: the positive rows are counted by block already
+        positives = np.int64(0)
+        for count in block_positives:
+            positives += count
+        return positives, n - positives, block_positives
     n_positive = 0.0
     n_negative = 0.0
-    for k in range(atoms.is_positive.shape[0]):
-        size = atoms.value[k] if atoms.cells else 1.0
+    for k in range(n):
+        size = atoms.value[k]
         if atoms.is_positive[k]:
             n_positive += size
         else:
             n_negative += size
-    return np.int64(n_positive), np.int64(n_negative), block_positive_counts(atoms.is_positive)
+    return np.int64(n_positive), np.int64(n_negative), block_positives
 
 
 @jit_inline
@@ -452,17 +457,6 @@ def _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negat
         out[r] = result
 
 
-@jit_parallel
-def _bootstrap_ranking_parallel(atoms, clusters, options, draw, out, n_workers):
-    n_positive, n_negative, block_positives = _class_counts(atoms)
-    m = count_groups(atoms.continues) if scan_records(options) else 0
-    # ``np.int64(worker)``: the loop index is int64 where Numba types the kernel and
-    # uint64 in the threads' function, and each type would compile the callee once more
-    for worker in prange(n_workers):
-        _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
-                            block_positives, m, np.int64(worker), n_workers)  # fmt: skip
-
-
 def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     """Metric of replicates ``draw.first_replicate + r`` for ``r < len(out)``, into ``out``.
 
@@ -472,20 +466,15 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     scan options (:mod:`assay._kernels.scans`); ``draw``:
     :class:`~assay._kernels.resample.Draw`, the scheme (MULTINOMIAL, STRATIFIED or
     POISSON), the uint64 seed and the first replicate.  Unweighted counts are summed
-    exactly.  ``n_workers`` threads share the replicates (a parallel kernel); with one,
-    a serial kernel computes them, so a small call neither compiles nor starts the
-    parallel machinery (:func:`assay._kernels._jit.workers_for`).  Every replicate is
-    computed by the same function from its own stream: the values do not depend on
-    ``n_workers``.
+    exactly.  ``n_workers`` threads share the replicates, each running the serial kernel
+    on its share (:func:`assay._kernels._jit.run_workers`; with one, the calling thread
+    alone: :func:`assay._kernels._jit.workers_for`).  Every replicate is computed by the
+    same function from its own stream: the values do not depend on ``n_workers``.
     """
-    if n_workers > 1:
-        _bootstrap_ranking_parallel(atoms, clusters, options, draw, out, n_workers)
-        return
-    # the serial kernel is the threads' function itself, called once for all replicates
     n_positive, n_negative, block_positives = _class_counts(atoms)
     m = count_groups(atoms.continues) if scan_records(options) else 0
-    _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
-                        block_positives, m, 0, 1)  # fmt: skip
+    arguments = (atoms, clusters, options, draw, out, n_positive, n_negative, block_positives, m)
+    run_workers(_ranking_replicates, arguments, n_workers)
 
 
 @jit
@@ -529,19 +518,6 @@ def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, ou
         out_b[r] = finish_counts(options, context, scan_state, sums_b)
 
 
-@jit_parallel
-def _paired_bootstrap_ranking_parallel(a, b, a_position_of_b, clusters, options, draw, out_a,
-                                       out_b, n_workers):  # fmt: skip
-    n_positive, n_negative, block_positives = _class_counts(a)
-    record = scan_records(options)
-    m_a = count_groups(a.continues) if record else 0
-    m_b = count_groups(b.continues) if record else 0
-    for worker in prange(n_workers):
-        _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
-                           n_positive, n_negative, block_positives, m_a, m_b, np.int64(worker),
-                           n_workers)  # fmt: skip
-
-
 def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
                              n_workers):  # fmt: skip
     """Both models' metric on the same replicates (a paired bootstrap).
@@ -553,13 +529,10 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     counts in its own order.  ``clusters`` is in A's order.  ``n_workers``: as in
     :func:`bootstrap_ranking` (one: the serial kernel).
     """
-    if n_workers > 1:
-        _paired_bootstrap_ranking_parallel(a, b, a_position_of_b, clusters, options, draw,
-                                           out_a, out_b, n_workers)  # fmt: skip
-        return
     n_positive, n_negative, block_positives = _class_counts(a)
     record = scan_records(options)
     m_a = count_groups(a.continues) if record else 0
     m_b = count_groups(b.continues) if record else 0
-    _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                       n_negative, block_positives, m_a, m_b, 0, 1)  # fmt: skip
+    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
+                 n_negative, block_positives, m_a, m_b)  # fmt: skip
+    run_workers(_paired_replicates, arguments, n_workers)

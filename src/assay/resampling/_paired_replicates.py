@@ -6,8 +6,9 @@ on the same swap of their values (permutation):
 ranking metrics of binary scores
     bootstrap: both models sorted once, a replicate streamed over model A's order and
     folded in B's (:func:`assay._kernels.paired.paired_bootstrap_lanes`, eight
-    replicates folded together in B's order, for scans that fold in one pass;
-    :func:`assay._kernels.streaming.paired_bootstrap_ranking` for the others);
+    replicates folded together in B's order, for scans that fold in one pass on rows
+    too many for one thread's cache; :func:`assay._kernels.streaming.paired_bootstrap_ranking`,
+    the same values one replicate at a time, for the others);
     permutation: both models' mid-distribution values sorted together once, a replicate
     walking them with each row's swap bit
     (:func:`assay._kernels.paired.compare_ranking_permutation`);
@@ -70,6 +71,15 @@ class PairedReplicates(NamedTuple):
     a_alone: bool = False
 
 
+LANES_MIN_ATOMS = 1 << 15
+"""A paired bootstrap of a one-pass ranking scan on one thread folds its replicates
+eight at a time (:func:`assay._kernels.paired.paired_bootstrap_lanes`) above this many
+atoms, one at a time (:func:`assay._kernels.streaming.paired_bootstrap_ranking`, the same
+values) up to it.  Up to 2**15 atoms, a replicate's int64 counts (256 KB) stay in cache
+and both kernels take the same time (warm, 1,000 to 32,768 rows); the one-at-a-time
+kernel is the one :func:`assay.bootstrap`'s replicate already compiled, so a small
+``compare`` compiles about a quarter less (docs/performance.md)."""
+
 _SCHEMES: dict[str, resample.Scheme] = {
     "multinomial": resample.MULTINOMIAL,
     "poisson": resample.POISSON,
@@ -125,9 +135,10 @@ def _streamed_pairs(
     """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
     folding the same row counts in its own order."""
     workers = workers_for(n_resamples * 3 * plan.n_atoms)  # small calls: the serial kernel
+    one_at_a_time = workers == 1 and plan.n_atoms <= LANES_MIN_ATOMS
     kernel = (
         streaming.paired_bootstrap_ranking
-        if scan_records(options)
+        if scan_records(options) or one_at_a_time
         else paired.paired_bootstrap_lanes
     )
 
