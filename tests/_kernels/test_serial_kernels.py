@@ -214,3 +214,26 @@ def test_a_large_call_leaves_no_thread_running_and_a_forked_child_gets_its_value
     )
     found = last_json_line(process)
     assert found == {"threads": 1, "exit": 0, "same": True}
+
+
+def test_run_workers_gives_every_worker_its_share_and_raises_a_workers_error():
+    import threading
+
+    seen = []
+
+    def share(label, worker, workers):
+        seen.append(
+            (label, worker, workers, threading.current_thread() is threading.main_thread())
+        )
+
+    _jit.run_workers(share, ("call",), 3)
+    assert sorted(seen) == [("call", 0, 3, True), ("call", 1, 3, False), ("call", 2, 3, False)]
+
+    def failing(worker, workers):
+        if worker == 1:
+            raise ZeroDivisionError(f"worker {worker} of {workers}")
+
+    before = threading.active_count()
+    with pytest.raises(ZeroDivisionError, match="worker 1 of 2"):
+        _jit.run_workers(failing, (), 2)
+    assert threading.active_count() == before  # its helper thread has ended

@@ -12,7 +12,6 @@ needs no row order and reuses the sorted representation of :func:`assay.roc_auc_
 from __future__ import annotations
 
 import math
-import threading
 import warnings
 from collections.abc import Callable
 from types import MappingProxyType
@@ -23,7 +22,7 @@ from scipy.special import expit
 
 from assay._distributions import critical_value
 from assay._kernels import delong as kernels
-from assay._kernels._jit import n_workers
+from assay._kernels._jit import n_workers, run_workers
 from assay._procedure_checks import check_confidence_level
 from assay._results import AucCovariance, ConfidenceInterval, IntervalResult
 from assay._scaling import power_of_two_scale
@@ -111,23 +110,12 @@ def _model_placements(
 def _run_on_threads(task: Callable[[int], None], count: int, threads: int) -> None:
     """``task(0)``, ..., ``task(count - 1)`` on ``threads`` threads, the calling one included
     (model ``r`` on thread ``r % threads``); an exception in any is raised here."""
-    errors: list[BaseException] = []
 
-    def share(first: int) -> None:
-        try:
-            for index in range(first, count, threads):
-                task(index)
-        except BaseException as error:  # re-raised in the calling thread
-            errors.append(error)
+    def share(first: int, step: int) -> None:
+        for index in range(first, count, step):
+            task(index)
 
-    helpers = [threading.Thread(target=share, args=(first,)) for first in range(1, threads)]
-    for helper in helpers:
-        helper.start()
-    share(0)
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
+    run_workers(share, (), threads)
 
 
 class _Placements:
