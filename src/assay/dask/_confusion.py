@@ -52,28 +52,51 @@ class Tuples(NamedTuple):
     n_rows: int
 
 
+def _grouped(arrays: list[np.ndarray], weights: Any = 1) -> Any:
+    frame = pd.DataFrame({f"c{i}": array for i, array in enumerate(arrays)})
+    return frame.assign(w=weights).groupby(list(frame.columns), dropna=False, sort=False)
+
+
+def _index_labels(index: Any, n_columns: int) -> tuple[np.ndarray, ...]:
+    if n_columns == 1:
+        return (np.asarray(index),)
+    return tuple(np.asarray(index.get_level_values(i)) for i in range(n_columns))
+
+
 def distinct_tuples(arrays: list[np.ndarray]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     """The distinct tuples of the rows' labels (a 2-D array contributes each row of
     indicators) in order of first appearance, and each row's tuple number.  Labels that
     are not numbers in a 2-D array are left ungrouped (every row its own tuple): the
     metric's own checks refuse them."""
     if all(array.ndim == 1 for array in arrays):
-        frame = pd.DataFrame({f"c{i}": array for i, array in enumerate(arrays)})
-        grouped = frame.groupby(list(frame.columns), dropna=False, sort=False)
+        grouped = _grouped(arrays)
         code = grouped.ngroup().to_numpy(dtype=np.int64)
-    else:
-        n = arrays[0].shape[0]
-        try:
-            keys = np.concatenate(
-                [np.asarray(array, dtype=np.float64).reshape(n, -1) for array in arrays], axis=1
-            )
-        except (TypeError, ValueError):
-            return tuple(arrays), np.arange(n, dtype=np.int64)
-        _, inverse = np.unique(keys, axis=0, return_inverse=True)
-        # renumbered by first appearance, as the 1-D grouping numbers them
-        code = pd.factorize(inverse.ravel())[0].astype(np.int64)
-    first = pd.Series(np.arange(code.shape[0])).groupby(code, sort=True).first().to_numpy()
+        return _index_labels(grouped.size().index, len(arrays)), code
+    n = arrays[0].shape[0]
+    try:
+        keys = np.concatenate(
+            [np.asarray(array, dtype=np.float64).reshape(n, -1) for array in arrays], axis=1
+        )
+    except (TypeError, ValueError):
+        return tuple(arrays), np.arange(n, dtype=np.int64)
+    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    # renumbered by first appearance, as the 1-D grouping numbers them
+    code = pd.factorize(inverse.ravel())[0].astype(np.int64)
+    first = pd.Series(np.arange(n)).groupby(code, sort=True).first().to_numpy()
     return tuple(array[first] for array in arrays), code
+
+
+def _summed_tuples(
+    arrays: list[np.ndarray], weights: np.ndarray | None
+) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The distinct tuples and their counts or summed weights (one grouping for labels)."""
+    if all(array.ndim == 1 for array in arrays):
+        summed = _grouped(arrays, 1 if weights is None else weights)["w"].sum()
+        return _index_labels(summed.index, len(arrays)), summed.to_numpy()
+    labels, code = distinct_tuples(arrays)
+    if weights is None:
+        return labels, np.bincount(code, minlength=labels[0].shape[0])
+    return labels, pd.Series(weights).groupby(code, sort=True).sum().to_numpy()
 
 
 def partition_tuples(
@@ -90,12 +113,7 @@ def partition_tuples(
         weights = partition_weights(sample_weight, n)
         if weights is not None and np.asarray(sample_weight).dtype.kind in "biu":
             weights = np.asarray(sample_weight, dtype=np.int64)  # integer sums stay exact
-        labels, code = distinct_tuples(arrays)
-        if weights is None:
-            summed = np.bincount(code, minlength=labels[0].shape[0])
-        else:
-            summed = pd.Series(weights).groupby(code, sort=True).sum().to_numpy()
-        return Tuples(labels, summed, n)
+        return Tuples(*_summed_tuples(arrays, weights), n)
 
     result: Tuples = in_partition(index, n_partitions, tuples)
     return result
