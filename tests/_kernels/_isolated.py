@@ -36,6 +36,27 @@ def _no_tbb():
 _numba_parallel._check_tbb_version_compatible = _no_tbb
 """
 
+# Defines ``in_forked_child(call)`` in a snippet: ``call()`` in a child forked from the
+# snippet's process, which reports its JSON result through a pipe and leaves without
+# cleanup; returns the child's exit code and its result (None if it reported nothing).
+IN_FORKED_CHILD = """
+import json as _json, os as _os
+
+def in_forked_child(call):
+    read_end, write_end = _os.pipe()
+    pid = _os.fork()
+    if pid == 0:
+        _os.close(read_end)
+        with _os.fdopen(write_end, "w") as pipe:
+            pipe.write(_json.dumps(call()))
+        _os._exit(0)
+    _os.close(write_end)
+    with _os.fdopen(read_end) as pipe:
+        from_child = pipe.read()
+    _, status = _os.waitpid(pid, 0)
+    return _os.waitstatus_to_exitcode(status), _json.loads(from_child) if from_child else None
+"""
+
 
 def run_python(
     code: str,

@@ -23,7 +23,7 @@ from assay._kernels.scans.pr_auc_interpolated import PrAucInterpolated
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.datasets import binormal_scores
 from assay.resampling import _plans
-from tests._kernels._isolated import last_json_line, run_python
+from tests._kernels._isolated import IN_FORKED_CHILD, last_json_line, run_python
 
 # 6000 rows: one full block of 4096 atoms and a partial one; 13 replicates leave the
 # threads unequal shares (and the lanes a last batch of five)
@@ -182,35 +182,28 @@ def test_small_resampling_calls_start_no_threads_in_a_new_process():
 def test_a_large_call_leaves_no_thread_running_and_a_forked_child_gets_its_values():
     # the threads of a large call are Python threads that have ended when it returns
     process = run_python(
-        """
-        import json
-        import os
-        import threading
-        import assay
-        import assay._kernels._jit as _jit
-        from assay.datasets import binormal_scores
+        IN_FORKED_CHILD
+        + """
+import json
+import threading
+import assay
+import assay._kernels._jit as _jit
+from assay.datasets import binormal_scores
 
-        _jit.PARALLEL_MIN_WORK = 0
-        y, s = binormal_scores(3000, rng=0)
-        before = assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=50, rng=0)
-        threads = threading.active_count()
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            child = assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=50, rng=0)
-            with os.fdopen(write_end, "w") as pipe:
-                pipe.write(json.dumps(child.bootstrap_distribution.tolist()))
-            os._exit(0)
-        os.close(write_end)
-        with os.fdopen(read_end) as pipe:
-            from_child = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        print(json.dumps({
-            "threads": threads, "exit": os.waitstatus_to_exitcode(status),
-            "same": json.loads(from_child) == before.bootstrap_distribution.tolist(),
-        }))
-        """
+_jit.PARALLEL_MIN_WORK = 0
+y, s = binormal_scores(3000, rng=0)
+
+
+def replicates():
+    result = assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=50, rng=0)
+    return result.bootstrap_distribution.tolist()
+
+
+before = replicates()
+threads = threading.active_count()
+exit_code, child = in_forked_child(replicates)
+print(json.dumps({"threads": threads, "exit": exit_code, "same": child == before}))
+"""
     )
     found = last_json_line(process)
     assert found == {"threads": 1, "exit": 0, "same": True}

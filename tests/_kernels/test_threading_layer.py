@@ -18,7 +18,7 @@ import pytest
 
 import assay
 
-from ._isolated import WITHOUT_TBB, last_json_line, run_python
+from ._isolated import IN_FORKED_CHILD, WITHOUT_TBB, last_json_line, run_python
 
 pytestmark = [
     pytest.mark.skipif(
@@ -89,27 +89,20 @@ def snippet(setup: str, body: str, *, n: int, n_resamples: int) -> str:
     return setup + DATA.format(n=n, n_resamples=n_resamples) + body
 
 
-FORK_AFTER_KERNEL = """
+FORK_AFTER_KERNEL = (
+    IN_FORKED_CHILD
+    + """
 warnings.simplefilter("ignore", assay.ThreadingLayerWarning)  # the fallback says so once
 before = replicates(11)
-read_end, write_end = os.pipe()
-pid = os.fork()
-if pid == 0:  # the child: call assay again, report, leave without cleanup
-    os.close(read_end)
-    with os.fdopen(write_end, "w") as pipe:
-        pipe.write(json.dumps(replicates(11)))
-    os._exit(0)
-os.close(write_end)
-with os.fdopen(read_end) as pipe:
-    from_child = pipe.read()
-_, status = os.waitpid(pid, 0)
+exit_code, child = in_forked_child(lambda: replicates(11))  # the child calls assay again
 print(json.dumps({
     "layer": numba.threading_layer(),
-    "child_exit_code": os.waitstatus_to_exitcode(status),
+    "child_exit_code": exit_code,
     "before": before,
-    "child": json.loads(from_child) if from_child else None,
+    "child": child,
 }))
 """
+)
 
 
 @pytest.mark.parametrize("setup", LAYER_SETUPS, ids=list(LAYER_SETUPS))
