@@ -338,3 +338,55 @@ def test_multilabel_rows_equal_one_machine(synchronous, weighted, average):
         assert np.array_equal(paired.resampled_differences, one.resampled_differences)
     with pytest.raises(NotImplementedError, match=re.escape("of multilabel targets")):
         assay.dask.bootstrap(metric, first, second, method="bca")
+
+
+@settings(max_examples=max(5, settings.default.max_examples // 12), deadline=None)
+@given(st.data())
+def test_small_multilabel_data_equals_one_machine(data):
+    """Indicator rows of 2 to 5 labels (bool or int), exact weights, any split: the
+    per-label metrics, their bootstrap and their paired bootstrap equal one machine's (a
+    paired replicate of zero total weight raises there; on Dask, the same error)."""
+    import dask.array as da
+    from hypothesis.extra import numpy as hnp
+
+    from tests.strategies import exact_sample_weights
+
+    n = data.draw(st.integers(1, 30))
+    k = data.draw(st.integers(2, 5))
+    dtype = data.draw(st.sampled_from([np.int64, np.bool_]))
+    truth, guess, other = (
+        np.asarray(data.draw(hnp.arrays(np.bool_, (n, k)))).astype(dtype) for _ in range(3)
+    )
+    weight = data.draw(exact_sample_weights(n))
+    cuts = data.draw(split_into_pieces(n, max_pieces=4))
+    chunks = tuple(np.diff(cuts).tolist())
+    first, second, third = (da.from_array(x, chunks=(chunks, k)) for x in (truth, guess, other))
+    dask_weight = None if weight is None else da.from_array(weight, chunks=(chunks,))
+    metric = functools.partial(assay.f1_score, average="macro", zero_division=0.0)
+    keywords = {"n_resamples": 6, "rng": 3}
+
+    def outcome(call, *arguments, **options):
+        try:
+            return call(metric, *arguments, **keywords, **options)
+        except RuntimeError as error:
+            return str(error)
+
+    with warnings.catch_warnings(), dask.config.set(scheduler="synchronous"):
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        matrices = assay.dask.multilabel_confusion_matrix(first, second, sample_weight=dask_weight)
+        got = assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords)
+        expected = assay.bootstrap(metric, truth, guess, sample_weight=weight,
+                                   resampling="poisson", **keywords)  # fmt: skip
+        paired = outcome(assay.dask.compare, first, second, third, sample_weight=dask_weight)
+        one = outcome(assay.compare, truth, guess, other, sample_weight=weight,
+                      resampling="poisson")  # fmt: skip
+    expected_matrices = assay.multilabel_confusion_matrix(truth, guess, sample_weight=weight)
+    assert np.array_equal(matrices, expected_matrices)
+    assert got.estimate == expected.estimate
+    assert np.array_equal(got.bootstrap_distribution, expected.bootstrap_distribution,
+                          equal_nan=True)  # fmt: skip
+    if isinstance(one, str):
+        assert paired == one
+    else:
+        assert np.array_equal(paired.resampled_differences, one.resampled_differences,
+                              equal_nan=True)  # fmt: skip
