@@ -143,14 +143,16 @@ def single_machine(directory: Path, resamples: int) -> dict[str, Any]:
 def _calls(module: Any, resamples: int) -> dict[str, Callable[[Any, Any], Any]]:
     import assay
 
-    return {
+    calls = {
         "roc_auc_score": module.roc_auc_score,
         "average_precision_score": module.average_precision_score,
         "roc_curve": module.roc_curve,
-        f"bootstrap ({resamples})": lambda y, s: module.bootstrap(
-            assay.roc_auc_score, y, s, n_resamples=resamples, resampling="poisson", rng=SEED
-        ),
     }
+    if resamples:
+        calls[f"bootstrap ({resamples})"] = lambda y, s: module.bootstrap(
+            assay.roc_auc_score, y, s, n_resamples=resamples, resampling="poisson", rng=SEED
+        )
+    return calls
 
 
 class _WorkerPeaks:
@@ -286,7 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--memory-limit", default="4GiB", help="per Dask worker")
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument(
+        "--resamples", type=int, default=1000, help="of the bootstrap (0: no bootstrap)"
+    )
     parser.add_argument("--spark", action="store_true", help="also time Spark MLlib")
     parser.add_argument("--data", type=Path, default=ROOT / ".benchmarks")
     parser.add_argument("--skip-single", action="store_true", help="do not time one machine")

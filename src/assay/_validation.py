@@ -168,6 +168,11 @@ def check_same_length(**arrays: np.ndarray | None) -> int:
 
 
 def _count_non_finite(array: np.ndarray, name: str, what: str) -> None:
+    # a NaN or an infinity makes the sum NaN or infinite: a finite sum proves every value
+    # finite in one pass without a mask (a sum that overflows is checked value by value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(array)):
+            return
     finite = np.isfinite(array)
     if finite.all():
         return

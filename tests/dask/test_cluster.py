@@ -92,7 +92,7 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
         paired = assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False)
         assert_peer_to_peer(paired)
         # a ranking metric moves atoms, not rows: no shuffle
-        assert {"partition_pieces", "merge_bucket"} <= graph_names(lazy[0])
+        assert {"sort_partition", "cut_partition", "merge_bucket"} <= graph_names(lazy[0])
         assert not any(name.startswith("shuffle") for name in graph_names(lazy[0]))
         *values, paired_result = dask.compute(*lazy, paired, scheduler=dask_client.get)
     assert_equal_results(

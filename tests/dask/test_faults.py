@@ -10,9 +10,8 @@ that kind, so it cannot exist yet: the kill always lands mid-computation, and th
 killed worker's results (that task's among them) are lost and must be recomputed. The
 kill points:
 
-* ``summarise_partition``: the first pass (checks and samples of the input partitions);
-* ``partition_pieces``: the first input partition sorted into its tie groups and cut
-  into buckets;
+* ``sort_partition``: the first input partition read, checked, sorted and summarised;
+* ``cut_partition``: the first sorted partition cut into buckets at the splitters;
 * ``merge_bucket``: the first bucket merged from every partition's piece of it;
 * ``shuffle-transfer`` (DeLong's paired test, which moves rows): the first input
   partition handed to the shuffle (the shuffle is under way; Dask's peer-to-peer
@@ -138,7 +137,7 @@ def _assert_killed(cluster: Any, killed: tuple[str, int]) -> None:
     assert address not in client.scheduler_info()["workers"]
 
 
-@pytest.mark.parametrize("name", ["summarise_partition", "partition_pieces", "merge_bucket"])
+@pytest.mark.parametrize("name", ["sort_partition", "cut_partition", "merge_bucket"])
 def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
     frame, ddf = rows
     value, killed = _compute_with_a_kill(

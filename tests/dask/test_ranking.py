@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 import assay
 import assay.dask
 import dask
-from assay.dask._buckets import Piece, combine_pieces, merge_bucket, partition_pieces
+from assay.dask._buckets import Piece, atoms_of, bucket_totals, combine_pieces, merge_bucket
 from assay.dask._partitions import Plan, bucket_of, choose_splitters, summarise_partition
+from assay.dask._sorted_partitions import cut_partition, sort_partition
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import PARTITION_SIZES, partitioned
 from tests.strategies import binary_ranking_data, split_into_pieces
@@ -132,6 +133,45 @@ def test_a_heavy_score_gets_its_own_bucket(data):
     assert others.max() <= 2 * np.count_nonzero(scores != 0.0) / (n_buckets - 1)
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_the_sample_of_a_sorted_partition_balances_what_the_buckets_receive(grouped):
+    """The ranking jobs read their sample off each sorted partition at evenly spaced
+    ranks of its entries (rows, or (score, class) cells of few distinct scores). Rows
+    of distinct scores, half of them at 0.0 (and -0.0): 0.0 is a splitter with a
+    bucket of its own, and no other bucket receives more than about twice its share;
+    few distinct scores (hashed into cells): every bucket receives about its share of
+    cells."""
+    rng = np.random.default_rng(11)
+    sizes = (30_000, 0, 5_000, 45_000)
+    n = sum(sizes)
+    scores = rng.normal(size=n)
+    if grouped:
+        scores = np.round(scores, 1)
+    scores[rng.random(n) < 0.5] = 0.0
+    scores[rng.integers(0, n, 200)] = -0.0
+    y = rng.integers(0, 2, n)
+    cuts = np.cumsum((0, *sizes))
+    parts = [
+        sort_partition(i, len(sizes), y[a:b], scores[a:b], None, None)
+        for i, (a, b) in enumerate(itertools.pairwise(cuts))
+    ]
+    n_buckets = 8
+    plan = Plan(1, choose_splitters([summary for summary, _ in parts], n_buckets), 1.0, True)
+    received = np.zeros(n_buckets)
+    for _, part in parts:
+        assert part.data is None or part.data.grouped == grouped
+        *pieces, _ = cut_partition(part, plan, n_buckets)
+        received += [p.positive_scores.shape[0] + p.negative_scores.shape[0] for p in pieces]
+    if grouped:
+        assert received.max() <= 2 * received.sum() / n_buckets
+        return
+    zero_bucket = np.searchsorted(plan.splitters, 0.0)  # the bucket (previous, 0.0]
+    assert plan.splitters[zero_bucket] == 0.0
+    others = np.delete(received, zero_bucket)
+    rows_elsewhere = np.count_nonzero(scores != 0.0)
+    assert others.max() <= 2 * rows_elsewhere / (n_buckets - 1)
+
+
 def test_equal_scores_share_a_bucket():
     splitters = np.array([-1.0, 0.0, 2.5])
     scores = np.array([-0.0, 0.0, 2.5, 2.5, 1.0, 1.0, -3.0, 7.0])
@@ -197,12 +237,21 @@ def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
     outputs = [(piece, piece.positive_scores.shape[0]) for piece in pieces]
     groups = [combine_pieces(*outputs[i : i + 3]) for i in range(0, len(outputs), 3)]
     assert sum(group[1] for group in groups) == sum(kept for _, kept in outputs)
-    for merged in (merge_bucket(3, *pieces), merge_bucket(3, *(g[0] for g in groups))):
+    for merged in (merge_bucket(3, tuple(pieces)), merge_bucket(3, *(g[0] for g in groups))):
         if want[0].shape[0] == 0:
             assert merged == {}
             continue
-        for got, expected in zip(merged[3], want, strict=True):
+        atoms = atoms_of(merged)
+        for got, expected in zip(atoms[3], want, strict=True):
             assert np.array_equal(got, expected)
+        # the totals read off the sorted classes equal those of the atoms
+        assert bucket_totals(merged) == bucket_totals(atoms)
+
+
+def _cut(index, n_partitions, y, scores, plan, n_buckets):
+    """One partition sorted where it lies, then cut at the plan's splitters."""
+    _, part = sort_partition(index, n_partitions, y, scores, None, None)
+    return cut_partition(part, plan, n_buckets)
 
 
 def test_a_partition_cut_into_buckets():
@@ -213,7 +262,7 @@ def test_a_partition_cut_into_buckets():
     scores = np.concatenate([np.zeros(4000), [-0.0] * 10, np.round(rng.normal(size=3000), 1)])
     y = rng.integers(0, 2, scores.shape[0])
     plan = Plan(1, np.array([-1.0, 0.0, 1.5]), 1.0, True)
-    *pieces, kept = partition_pieces(3, 8, y, scores, None, plan, 6)
+    *pieces, kept = _cut(3, 8, y, scores, plan, 6)
     assert kept == scores.shape[0]
     held = [p.positive_scores.shape[0] + p.negative_scores.shape[0] > 0 for p in pieces]
     assert held == [True, True, True, True, False, False]
@@ -222,7 +271,7 @@ def test_a_partition_cut_into_buckets():
         for negated in (piece.positive_scores, piece.negative_scores):
             assert np.all((-negated > bounds[k]) & (-negated <= bounds[k + 1]))
             assert np.all(np.diff(negated) >= 0)
-    atoms = [merge_bucket(k, piece)[k] for k, piece in enumerate(pieces[:4])]
+    atoms = [atoms_of(merge_bucket(k, (piece,)))[k] for k, piece in enumerate(pieces[:4])]
     zeros = atoms[1]  # 0.0 (and -0.0) tops the bucket (-1, 0], as one atom
     assert zeros.scores[0] == 0.0 and not np.signbit(zeros.scores[0])
     assert zeros.positive[0] + zeros.negative[0] == np.count_nonzero(scores == 0.0) > 4010
@@ -243,7 +292,7 @@ def test_a_heavy_score_among_distinct_scores_is_sent_summed():
     scores[: n // 20] = -0.0
     y = rng.integers(0, 2, n)
     plan = Plan(1, np.array([-0.5, 0.0, 0.5]), 1.0, True)
-    *pieces, kept = partition_pieces(0, 1, y, scores, None, plan, 4)
+    *pieces, kept = _cut(0, 1, y, scores, plan, 4)
     assert kept == n
     heavy = pieces[1]  # (-0.5, 0.0]
     assert heavy.use_weights
@@ -251,7 +300,7 @@ def test_a_heavy_score_among_distinct_scores_is_sent_summed():
     rows = np.count_nonzero((scores > -0.5) & (scores <= 0.0))
     assert sent < rows - n // 2 + 3  # the zeros are one cell per class
     assert not pieces[0].use_weights  # distinct scores travel as they are
-    atoms = [merge_bucket(k, piece)[k] for k, piece in enumerate(pieces)]
+    atoms = [atoms_of(merge_bucket(k, (piece,)))[k] for k, piece in enumerate(pieces)]
     together = [np.concatenate([a[i] for a in reversed(atoms)]) for i in range(3)]
     want = _atoms_by_dictionary(scores + 0.0, y.astype(float), 1.0 - y)
     for got, expected in zip(together, want, strict=True):

@@ -53,6 +53,19 @@ def test_bad_targets_and_scores(function, y_true, y_score, message) -> None:
         function(y_true, y_score)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_finite_scores_whose_sum_overflows_are_accepted(dtype) -> None:
+    """The finiteness check sums the scores first (a finite sum proves them finite); a
+    sum that overflows is checked value by value, and huge finite scores pass."""
+    huge = np.finfo(dtype).max
+    scores = np.array([huge, huge, -huge, huge / 2], dtype=dtype)
+    # positives huge and huge / 2 against negatives huge and -huge: a tie, two wins, a loss
+    assert assay.roc_auc_score([0, 1, 0, 1], scores) == 2.5 / 4
+    scores[1] = np.nan
+    with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN values"):
+        assay.roc_auc_score([0, 1, 0, 1], scores)
+
+
 # the areas that take a multilabel indicator (one score column per label)
 MULTILABEL_AREAS = {"roc_auc_score", "average_precision_score", "pr_auc_score"}
 

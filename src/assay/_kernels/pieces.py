@@ -271,6 +271,29 @@ def class_weights(a, b, wa, wb, use_weights):
     return total_positive, total_negative
 
 
+@jit
+def sorted_summary(a, b, wa, wb, use_weights):
+    """What a piece of two classes' sorted entries tells the pieces around it.
+
+    Returns ``(P, N, p, q, groups)``: its total positive and negative weight, the
+    weights of its highest tie group (``p``, ``q``; zeros when empty), and its tie
+    groups counted up to 3 (0, 1, 2 or 3: more are not visited).
+    """
+    total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
+    first_positive = 0.0
+    first_negative = 0.0
+    groups = 0
+    i = np.int64(0)  # not a literal 0: a literal argument compiles its own callee
+    j = np.int64(0)
+    while groups < 3 and (i < a.shape[0] or j < b.shape[0]):
+        _, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+        if groups == 0:
+            first_positive = p
+            first_negative = q
+        groups += 1
+    return total_positive, total_negative, first_positive, first_negative, groups
+
+
 @jit_inline
 def _merged_forward(options, context, below, a, b, wa, wb, use_weights, tp, fp):
     state = scan_start(options, context, below)

@@ -2,13 +2,13 @@
 
 The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the workers:
 
-1. every input partition is checked and summarised (:mod:`assay.dask._partitions`);
-   the plan holds the splitters of the score range;
-2. every partition is sorted where it lies (:func:`partition_pieces`, the single-machine
-   sort: few distinct scores are summed into (score, class) cells) and cut at the
-   splitters into one piece per bucket; equal scores, ``-0.0`` and ``0.0`` included,
-   share a bucket; the pieces of a group of partitions are joined
-   (:func:`combine_pieces`);
+1. every input partition is read once: checked, sorted where it lies (the single-machine
+   sort: few distinct scores are summed into (score, class) cells) and summarised
+   (:mod:`assay.dask._sorted_partitions`); the plan holds the splitters of the score
+   range;
+2. every sorted partition is cut at the splitters into one piece per bucket; equal
+   scores, ``-0.0`` and ``0.0`` included, share a bucket; the pieces of a group of
+   partitions are joined (:func:`combine_pieces`);
 3. each bucket merges its pieces from every group into its atoms
    (:func:`merge_bucket`): the exchange moves sorted scores or cells, never rows
    through a shuffle (a heavy score among many distinct ones still travels row by row
@@ -44,8 +44,11 @@ from assay._kernels.pieces import (
     below_summary,
     fold_piece,
     make_context,
+    merged_below_summary,
+    merged_state,
     piece_kernel,
     piece_totals,
+    sorted_summary,
 )
 from assay._kernels.ranking import DROP_NONE, curve_piece, sort_with_weights
 from assay._kernels.scans import (
@@ -59,7 +62,6 @@ from assay._kernels.scans import (
 from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_scores, binary_target
 from assay.dask._partitions import Plan, bucket_of, in_partition
-from assay.metrics._sorted import sort_scaled
 
 _EMPTY = np.empty(0, dtype=np.float64)
 
@@ -132,9 +134,10 @@ MAX_BUCKETS = 256
 
 
 class Piece(NamedTuple):
-    """One partition's rows of one bucket, each class's negated scores ascending (the
-    layout of :class:`~assay.metrics._sorted.SortedBinary`): rows, or (score, class)
-    cells with their summed weights."""
+    """One partition's rows of one bucket, or a whole merged bucket
+    (:func:`merge_bucket`), each class's negated scores ascending (the layout of
+    :class:`~assay.metrics._sorted.SortedBinary`): rows, or (score, class) cells with
+    their summed weights."""
 
     positive_scores: np.ndarray
     negative_scores: np.ndarray
@@ -143,100 +146,10 @@ class Piece(NamedTuple):
     use_weights: bool
 
 
-def partition_pieces(
-    index: int,
-    n_partitions: int,
-    y_true: Any,
-    y_score: Any,
-    sample_weight: Any,
-    plan: Plan,
-    n_buckets: int,
-    score_name: str = "y_score",
-) -> tuple[Any, ...]:
-    """One input partition sorted where it lies and cut at the plan's splitters.
-
-    Returns ``n_buckets`` pieces (:class:`Piece`; bucket ``k`` holds the scores in
-    ``(splitters[k - 1], splitters[k]]``: buckets ascend with the scores, and equal
-    scores share one), then the number of rows kept (zero weights dropped).  The sort
-    is the single-machine one (float32 scores stay float32; few distinct scores are
-    summed by hashing into (score, class) cells, so a heavy score is one entry here).
-    """
-    if len(y_true) == 0:
-        empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
-        return (*([empty] * n_buckets), 0)
-
-    def sort() -> tuple[Any, int]:
-        positive = binary_target(y_true, plan.pos_label)[0]
-        scores = as_scores(y_score, score_name, keep_float32=True)
-        weights = None
-        if sample_weight is not None:
-            weights = np.asarray(sample_weight, dtype=np.float64)
-        data = sort_scaled(positive, scores, weights, plan.weight_scale, plan.integer_counts)
-        kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
-        if data.grouped:  # entries are (score, class) cells, not rows
-            kept = positive.shape[0] if weights is None else int(np.count_nonzero(weights))
-        return data, kept
-
-    data, kept = in_partition(index, n_partitions, sort)
-    columns = []
-    for scores, weights in (
-        (data.positive_scores, data.positive_weights),
-        (data.negative_scores, data.negative_weights),
-    ):
-        starts, ends = bucket_bounds(scores, plan.splitters, n_buckets)
-        columns.append([
-            (scores[i:j], weights[i:j] if data.use_weights else _EMPTY)
-            for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
-        ])  # fmt: skip
-    pieces = [
-        _summed_runs(Piece(positive[0], negative[0], positive[1], negative[1], data.use_weights))
-        for positive, negative in zip(*columns, strict=True)
-    ]
-    return (*pieces, kept)
-
-
-def _summed_runs(piece: Piece) -> Piece:
-    """An unweighted piece whose rows repeat scores (at least two rows a distinct score
-    in one class) as (score, class) cells with their counts: a heavy score among many
-    distinct ones travels as one cell per partition, not row by row."""
-    if piece.use_weights:
-        return piece
-    sides = (piece.positive_scores, piece.negative_scores)
-    repeats = [int(np.count_nonzero(x[1:] == x[:-1])) for x in sides]  # rows after the first
-    if all(2 * r < x.shape[0] for r, x in zip(repeats, sides, strict=True)):
-        return piece
-    starts = [np.flatnonzero(np.r_[True, x[1:] != x[:-1]]) if x.shape[0] else None for x in sides]
-    cells = []
-    for first, x in zip(starts, sides, strict=True):
-        if first is None:
-            cells.append((_EMPTY, _EMPTY))
-        else:
-            counts = np.diff(np.r_[first, x.shape[0]]).astype(np.float64)
-            cells.append((x[first].astype(np.float64), counts))
-    (a, wa), (b, wb) = cells
-    return Piece(a, b, wa, wb, True)
-
-
-def bucket_bounds(
-    negated: np.ndarray, splitters: np.ndarray, n_buckets: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(starts, ends)``: bucket ``k`` is ``negated[starts[k]:ends[k]]`` of ascending
-    negated scores (the scores in ``(splitters[k - 1], splitters[k]]``; buckets past
-    the one above the last splitter are empty)."""
-    m = splitters.shape[0]
-    below = np.searchsorted(negated, -splitters, side="left")  # scores above each splitter
-    starts = np.zeros(n_buckets, dtype=np.int64)
-    ends = np.zeros(n_buckets, dtype=np.int64)
-    starts[:m] = below
-    ends[0] = negated.shape[0]
-    ends[1 : m + 1] = below
-    return starts, ends
-
-
 def join_pieces(pieces: Any) -> Piece | None:
     """The rows of several pieces of one bucket in one piece (new arrays, each class's
     scores not sorted any more; None: no rows)."""
-    held = [p for p in pieces if p.positive_scores.shape[0] + p.negative_scores.shape[0]]
+    held = [p for p in pieces if _holds_rows(p)]
     if not held:
         return None
     use_weights = any(p.use_weights for p in held)
@@ -259,36 +172,58 @@ def join_pieces(pieces: Any) -> Piece | None:
 
 
 def combine_pieces(*outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Several partitions' outputs of :func:`partition_pieces` as one: each bucket's
-    pieces joined, the kept rows added (fewer pieces to send: one per group of
-    partitions and bucket)."""
+    """Several partitions' outputs of
+    :func:`~assay.dask._sorted_partitions.cut_partition` as one: each bucket's pieces
+    bundled in a tuple (not copied: the bucket joins them), the empty ones left out, and
+    the kept rows added (fewer objects to send: one per group of partitions and
+    bucket)."""
     n_buckets = len(outputs[0]) - 1
-    empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
-    pieces = [join_pieces([output[k] for output in outputs]) for k in range(n_buckets)]
+    bundles = [
+        tuple(output[k] for output in outputs if _holds_rows(output[k])) for k in range(n_buckets)
+    ]
     kept = sum(int(output[n_buckets]) for output in outputs)
-    return (*(empty if piece is None else piece for piece in pieces), kept)
+    return (*bundles, kept)
 
 
-def merge_bucket(bucket: int, *pieces: Piece) -> dict[int, Atoms]:
-    """The atoms of one bucket from every partition's piece of it (none: no entry):
-    each class's pieces joined and sorted as on one machine, then merged into tie
-    groups."""
-    joined = join_pieces(pieces)
+def _holds_rows(piece: Piece) -> bool:
+    return piece.positive_scores.shape[0] + piece.negative_scores.shape[0] > 0
+
+
+def merge_bucket(bucket: int, *bundles: tuple[Piece, ...]) -> dict[int, Piece]:
+    """One bucket's entries from the bundles of its pieces (:func:`combine_pieces`; none
+    holding rows: no entry): each class's pieces joined and sorted as on one machine (a
+    new :class:`Piece`, each class ascending again).  Its tie groups are visited by a
+    merge of the two classes when it is folded; :func:`atoms_of` builds them for the
+    jobs that need them as arrays."""
+    joined = join_pieces([piece for bundle in bundles for piece in bundle])
     if joined is None:
         return {}
-    return {bucket: _sorted_into_atoms(*joined)}
+    _sort_classes(*joined)
+    return {bucket: joined}
 
 
-def _sorted_into_atoms(
+def atoms_of(merged: dict[int, Piece]) -> dict[int, Atoms]:
+    """The atoms of merged buckets (:func:`merge_bucket`)."""
+    return {bucket: Atoms(*tie_groups(*piece)) for bucket, piece in merged.items()}
+
+
+def _sort_classes(
     a: np.ndarray, b: np.ndarray, wa: np.ndarray, wb: np.ndarray, use_weights: bool
-) -> Atoms:
-    """The atoms of two classes' negated scores (sorted here, in place, as on one
-    machine; the weights carried along when ``use_weights``)."""
+) -> None:
+    """Sort two classes' negated scores in place, as on one machine (the weights carried
+    along when ``use_weights``)."""
     for scores, weights in ((a, wa), (b, wb)):
         if use_weights:
             sort_with_weights(scores, weights)
         else:
             sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]))
+
+
+def _sorted_into_atoms(
+    a: np.ndarray, b: np.ndarray, wa: np.ndarray, wb: np.ndarray, use_weights: bool
+) -> Atoms:
+    """The atoms of two classes' negated scores (sorted here, in place)."""
+    _sort_classes(a, b, wa, wb, use_weights)
     return Atoms(*tie_groups(a, b, wa, wb, use_weights))
 
 
@@ -383,21 +318,26 @@ def bucket_atoms(frame: pd.DataFrame, plan: Plan) -> dict[int, Atoms]:
 class BucketTotals(NamedTuple):
     positive: float
     negative: float
-    n_atoms: int
+    few_atoms: int
+    """Its atoms, counted up to 3 (all that the curves need to know)."""
     first: tuple[float, float]
     """``(p, q)`` of its highest atom."""
 
 
-def bucket_totals(atoms: dict[int, Atoms]) -> dict[int, BucketTotals]:
-    """Each bucket's class totals, number of atoms and first atom."""
-    return {
-        bucket: BucketTotals(
-            *piece_totals(a.positive, a.negative, 0, a.scores.shape[0]),  # type: ignore[call-arg]
-            a.scores.shape[0],
-            (float(a.positive[0]), float(a.negative[0])),
-        )
-        for bucket, a in atoms.items()
-    }
+def bucket_totals(held: dict[int, Atoms | Piece]) -> dict[int, BucketTotals]:
+    """Each bucket's class totals, its atoms counted up to 3 and its first atom, from
+    its atoms or from its sorted classes (a merged bucket, :func:`merge_bucket`)."""
+    totals = {}
+    for bucket, entries in held.items():
+        if isinstance(entries, Atoms):
+            m = entries.scores.shape[0]
+            positive, negative = piece_totals(entries.positive, entries.negative, 0, m)  # type: ignore[call-arg]
+            first = (float(entries.positive[0]), float(entries.negative[0]))
+            totals[bucket] = BucketTotals(positive, negative, min(m, 3), first)
+        else:
+            positive, negative, p, q, few = sorted_summary(*entries)
+            totals[bucket] = BucketTotals(positive, negative, few, (p, q))
+    return totals
 
 
 class Prefix(NamedTuple):
@@ -410,13 +350,16 @@ class Prefix(NamedTuple):
     """``(tp, fp)``: the weight of every atom above the bucket."""
     after: dict[int, tuple[float, float]]
     """``(p, q)`` of the atom just below the bucket (``(-1, -1)`` for the last)."""
-    n_atoms: int
+    few_atoms: int
+    """All buckets' atoms, counted up to 3."""
     integer_counts: bool
+    own: dict[int, tuple[float, float]]
+    """``(P, N)``: the bucket's own class totals."""
 
 
 def make_prefix(totals: list[dict[int, BucketTotals]], plan: Plan) -> Prefix:
     """The exclusive prefix of the buckets' totals, and the context of the scan."""
-    merged = {bucket: t for part in totals for bucket, t in part.items() if t.n_atoms > 0}
+    merged = {bucket: t for part in totals for bucket, t in part.items() if t.few_atoms > 0}
     order = sorted(merged, reverse=True)
     above: dict[int, tuple[float, float]] = {}
     after: dict[int, tuple[float, float]] = {}
@@ -429,28 +372,37 @@ def make_prefix(totals: list[dict[int, BucketTotals]], plan: Plan) -> Prefix:
         following = order[position + 1] if position + 1 < len(order) else None
         after[bucket] = (-1.0, -1.0) if following is None else merged[following].first
     context = make_context(tp, fp, plan.integer_counts)
-    n_atoms = sum(t.n_atoms for t in merged.values())
-    return Prefix(context, order, above, after, n_atoms, plan.integer_counts)
+    few_atoms = min(3, sum(t.few_atoms for t in merged.values()))
+    own = {bucket: (t.positive, t.negative) for bucket, t in merged.items()}
+    return Prefix(context, order, above, after, few_atoms, plan.integer_counts, own)
 
 
 def has_below_pass(options: Any) -> bool:
     return SCANS[type(options)].below is not None
 
 
-def bucket_summaries(atoms: dict[int, Atoms], prefix: Prefix, options: Any) -> dict[int, Any]:
-    """The below-pass summary of each bucket (for a metric that has a below pass)."""
-    return {
-        bucket: below_summary(
-            options,
-            prefix.context,
-            a.positive,
-            a.negative,
-            0,
-            a.scores.shape[0],
-            *prefix.above[bucket],
-        )
-        for bucket, a in atoms.items()
-    }
+def bucket_summaries(
+    held: dict[int, Atoms | Piece], prefix: Prefix, options: Any
+) -> dict[int, Any]:
+    """The below-pass summary of each bucket (for a metric that has a below pass), from
+    its atoms or from its sorted classes."""
+    summaries = {}
+    for bucket, entries in held.items():
+        if isinstance(entries, Atoms):
+            summaries[bucket] = below_summary(
+                options,
+                prefix.context,
+                entries.positive,
+                entries.negative,
+                0,
+                entries.scores.shape[0],
+                *prefix.above[bucket],
+            )
+        else:
+            summaries[bucket] = merged_below_summary(
+                options, prefix.context, *entries, *prefix.above[bucket]
+            )
+    return summaries
 
 
 def belows_of(summaries: list[dict[int, Any]], prefix: Prefix, options: Any) -> dict[int, Any]:
@@ -465,23 +417,31 @@ def belows_of(summaries: list[dict[int, Any]], prefix: Prefix, options: Any) -> 
 
 
 def bucket_states(
-    atoms: dict[int, Atoms], prefix: Prefix, belows: dict[int, Any] | None, options: Any
+    held: dict[int, Atoms | Piece], prefix: Prefix, belows: dict[int, Any] | None, options: Any
 ) -> dict[int, Any]:
-    """Each bucket's state, folded from the weight above it."""
+    """Each bucket's state, folded from the weight above it, from its atoms or from its
+    sorted classes (their tie groups visited by a merge, as on one machine)."""
     identity = below_identity(options)
-    return {
-        bucket: fold_piece(
-            options,
-            prefix.context,
-            identity if belows is None else belows[bucket],
-            a.positive,
-            a.negative,
-            0,
-            a.scores.shape[0],
-            *prefix.above[bucket],
-        )
-        for bucket, a in atoms.items()
-    }
+    states = {}
+    for bucket, entries in held.items():
+        below = identity if belows is None else belows[bucket]
+        if isinstance(entries, Atoms):
+            states[bucket] = fold_piece(
+                options,
+                prefix.context,
+                below,
+                entries.positive,
+                entries.negative,
+                0,
+                entries.scores.shape[0],
+                *prefix.above[bucket],
+            )
+        else:
+            states[bucket] = merged_state(
+                options, prefix.context, below, *entries, *prefix.above[bucket],
+                *prefix.own[bucket],
+            )  # fmt: skip
+    return states
 
 
 def _state_type(options: Any, context: Context, below: Any) -> Any:
@@ -534,7 +494,7 @@ def bucket_curves(
     atoms: dict[int, Atoms], prefix: Prefix, mode: int
 ) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each bucket's kept curve points ``(thresholds, tp, fp)`` (:func:`curve_piece`)."""
-    if prefix.n_atoms <= 2:
+    if prefix.few_atoms <= 2:
         mode = DROP_NONE
     curves = {}
     for bucket, a in atoms.items():

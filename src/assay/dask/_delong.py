@@ -25,6 +25,7 @@ from assay.dask._graph import (
     frames_of,
     plan_graph,
     ranking_job,
+    scanned,
     shuffle_job,
 )
 from assay.dask._partitions import aligned_partitions
@@ -65,7 +66,7 @@ def _totals(prefix: buckets.Prefix, plan: Any, weighted: bool) -> Totals:
 def _area(job: RankingJob) -> Delayed:
     """The lazy AUC (NaN for a single class)."""
     states = [
-        delayed(buckets.bucket_states, pure=True)(a, job.prefix, None, _AREA) for a in job.atoms
+        delayed(buckets.bucket_states, pure=True)(a, job.prefix, None, _AREA) for a in scanned(job)
     ]
     return delayed(_finished_area, pure=True)(states, job.prefix)
 

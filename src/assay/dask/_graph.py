@@ -12,6 +12,7 @@ from dask.delayed import Delayed, delayed
 
 import dask
 from assay.dask import _buckets as buckets
+from assay.dask import _sorted_partitions as sorted_partitions
 from assay.dask._partitions import aligned_partitions, make_plan, summarise_partition
 from assay.exceptions import UndefinedMetricWarning
 
@@ -26,6 +27,15 @@ class RankingJob(NamedTuple):
     """The number of rows of each partition that carry weight."""
     frames: list[Delayed] | None = None
     """The shuffled partitions, the rows with their buckets (a job that moves rows)."""
+    merged: list[Delayed] | None = None
+    """Each bucket's sorted classes (:func:`~assay.dask._buckets.merge_bucket`; a job
+    that moves sorted pieces): the scans fold these, and ``atoms`` are built from them
+    only for the callers that read atoms."""
+
+
+def scanned(job: RankingJob) -> list[Delayed]:
+    """What the scans of a job fold: its merged buckets, or its atoms."""
+    return job.atoms if job.merged is None else job.merged
 
 
 def plan_graph(
@@ -85,17 +95,17 @@ def frames_of(job: RankingJob) -> list[Delayed]:
     return job.frames
 
 
-def _prefix_of(atoms: list[Delayed], plan: Delayed) -> Delayed:
-    totals = [delayed(buckets.bucket_totals, pure=True)(a) for a in atoms]
+def _prefix_of(held: list[Delayed], plan: Delayed) -> Delayed:
+    totals = [delayed(buckets.bucket_totals, pure=True)(h) for h in held]
     return delayed(buckets.make_prefix, pure=True)(totals, plan)
 
 
 def ranking_job(
     y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
 ) -> RankingJob:
-    """Check every partition, sort it where it lies and cut it into buckets at the
-    plan's splitters, join the pieces of each group of partitions, and merge each
-    bucket's pieces from all groups; all lazy.
+    """Check, sort and summarise every partition where it lies (one read), cut it into
+    buckets at the plan's splitters, join the pieces of each group of partitions, and
+    merge each bucket's pieces from all groups; all lazy.
 
     What moves is each class's sorted scores (a repeated score as one cell), never
     rows through a shuffle; the pieces are joined in groups because every piece sent
@@ -105,24 +115,32 @@ def ranking_job(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight
     )
     use_weights = sample_weight is not None
-    parts = list(zip(trues, scores, weights, strict=True))
     n_buckets = buckets.exchange_size(n)
-    plan = plan_graph(parts, pos_label, multiclass_hint, use_weights, n_buckets=n_buckets)
+    sorted_parts = [
+        delayed(sorted_partitions.sort_partition, pure=True, nout=2)(
+            i, n, t, s, w, pos_label, multiclass_hint
+        )
+        for i, (t, s, w) in enumerate(zip(trues, scores, weights, strict=True))
+    ]
+    plan = delayed(make_plan, pure=True)(
+        [part[0] for part in sorted_parts], pos_label, multiclass_hint, use_weights, n_buckets
+    )
     split = [
-        delayed(buckets.partition_pieces, pure=True)(i, n, t, s, w, plan, n_buckets)
-        for i, (t, s, w) in enumerate(parts)
+        delayed(sorted_partitions.cut_partition, pure=True)(part[1], plan, n_buckets)
+        for part in sorted_parts
     ]
     size = math.ceil(n / buckets.exchange_groups(n))
     groups = [
         delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*split[i : i + size])
         for i in range(0, n, size)
     ]
-    atoms = [
+    merged = [
         delayed(buckets.merge_bucket, pure=True)(k, *(group[k] for group in groups))
         for k in range(n_buckets)
     ]
+    atoms = [delayed(buckets.atoms_of, pure=True)(m) for m in merged]
     row_counts = [group[n_buckets] for group in groups]
-    return RankingJob(atoms, _prefix_of(atoms, plan), plan, row_counts)
+    return RankingJob(atoms, _prefix_of(merged, plan), plan, row_counts, merged=merged)
 
 
 class ScanValue(NamedTuple):
@@ -149,12 +167,13 @@ def scan_graph(job: RankingJob, options: Any, needs: str, message: str) -> Delay
     belows = None
     if buckets.has_below_pass(options):
         summaries = [
-            delayed(buckets.bucket_summaries, pure=True)(a, job.prefix, options) for a in job.atoms
+            delayed(buckets.bucket_summaries, pure=True)(a, job.prefix, options)
+            for a in scanned(job)
         ]
         belows = delayed(buckets.belows_of, pure=True)(summaries, job.prefix, options)
     states = [
         delayed(buckets.bucket_states, pure=True)(a, job.prefix, belows, options)
-        for a in job.atoms
+        for a in scanned(job)
     ]
     return delayed(_scan_value, pure=True)(states, job.prefix, options, needs, message)
 

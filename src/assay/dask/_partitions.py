@@ -122,7 +122,7 @@ class PartitionSummary(NamedTuple):
     """The power of two all its weights are whole multiples of (None: no such unit)."""
 
 
-def _label_array(y_true: Any) -> np.ndarray:
+def label_array(y_true: Any) -> np.ndarray:
     return numbers_of_objects(as_1d(y_true, "y_true"))
 
 
@@ -130,7 +130,7 @@ def partition_classes(y_true: Any, pos_label: Any, multiclass_hint: str) -> np.n
     """The (at most two) labels of one partition; its labels' own errors are raised
     (non-finite, continuous, more than two), those of the positive label are left to
     the check of all partitions' labels together (:func:`resolve_labels`)."""
-    labels = _label_array(y_true)
+    labels = label_array(y_true)
     classes = None
     try:
         if labels.dtype.kind != "f" or np.all(np.isfinite(labels)):
@@ -162,7 +162,7 @@ def summarise_partition(
     def check() -> PartitionSummary:
         classes = partition_classes(y_true, pos_label, multiclass_hint)
         scores = as_scores(y_score, score_name)
-        n = check_same_length(**{"y_true": _label_array(y_true), score_name: scores})
+        n = check_same_length(**{"y_true": label_array(y_true), score_name: scores})
         weights = partition_weights(sample_weight, n)
         size = min(n, SAMPLE_SIZE)
         rng = np.random.default_rng([_SAMPLE_SEED, index])

@@ -1,0 +1,186 @@
+"""The input partitions of a ranking job, each read once: checked, sorted and summarised
+where it lies, then cut into one piece per bucket.
+
+1. :func:`sort_partition` checks a partition as the single-machine functions do (an
+   error names it), sorts its rows with the single-machine sort (float32 scores stay
+   float32; few distinct scores are summed by hashing into (score, class) cells), and
+   returns the partition's summary for the plan beside the sorted rows.  The plan is
+   not known yet, so the rows are split by the partition's own larger label (the
+   *marked* one), not by the positive label, and weighted by the partition's own power
+   of two; the summary's sample is read off the sorted rows at evenly spaced ranks.
+2. Once the plan is known, :func:`cut_partition` turns the marked side into the
+   positive or the negative class, brings the weights to the plan's power of two (an
+   exact multiplication by a power of two) and cuts each class at the splitters.
+
+The rows are read once: the sorted partition stays on its worker between the two
+steps (Dask spills it to disk when memory runs short).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from assay._validation import as_scores, check_same_length
+from assay.dask._buckets import Piece
+from assay.dask._partitions import (
+    SAMPLE_SIZE,
+    PartitionSummary,
+    Plan,
+    in_partition,
+    label_array,
+    partition_classes,
+    partition_weights,
+    weight_plan,
+)
+from assay.metrics._sorted import SortedBinary, _count_unit, sort_scaled
+
+_EMPTY = np.empty(0, dtype=np.float64)
+
+
+class SortedPartition(NamedTuple):
+    """One input partition's rows, sorted where they lie (``data`` None: no rows)."""
+
+    data: SortedBinary | None
+    marked: Any
+    """The label of the rows on the data's ``positive`` side (the partition's larger
+    label); the other side holds the other label's rows."""
+    weight_scale: float
+    """The power of two its weights were multiplied by (1.0 without weights)."""
+    kept: int
+    """Its rows that carry weight (all rows without weights)."""
+
+
+def _local_scale(weights: np.ndarray | None, total: float, largest: float) -> float:
+    """The power of two one machine would scale these weights by if they were all."""
+    if weights is None or largest == 0.0:
+        return 1.0
+    summary = PartitionSummary(0, _EMPTY, _EMPTY, 0.0, total, largest, _count_unit(weights))
+    return weight_plan([summary], True)[0]
+
+
+def sorted_sample(data: SortedBinary, size: int) -> tuple[np.ndarray, float]:
+    """About ``size`` scores read off the sorted entries at evenly spaced ranks (each
+    class apart, one stride for both), and the entries each stands for."""
+    sides = (data.positive_scores, data.negative_scores)
+    total = sum(x.shape[0] for x in sides)
+    stride = max(total / size, 1.0)
+    picks = [x[np.arange(stride / 2, x.shape[0], stride).astype(np.int64)] for x in sides]
+    sample = -np.concatenate(picks).astype(np.float64) + 0.0  # -0.0 is 0.0
+    return np.sort(sample), stride
+
+
+def sort_partition(
+    index: int,
+    n_partitions: int,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    pos_label: Any,
+    multiclass_hint: str = "",
+    score_name: str = "y_score",
+) -> tuple[PartitionSummary, SortedPartition]:
+    """Check, sort and summarise one input partition (see the module docstring)."""
+    if len(y_true) == 0 and len(y_score) == 0:
+        empty = PartitionSummary(0, np.empty(0), _EMPTY, 0.0, 0.0, 0.0, None)
+        return empty, SortedPartition(None, None, 1.0, 0)
+
+    def work() -> tuple[PartitionSummary, SortedPartition]:
+        classes = partition_classes(y_true, pos_label, multiclass_hint)
+        labels = label_array(y_true)
+        scores = as_scores(y_score, score_name, keep_float32=True)
+        n = check_same_length(**{"y_true": labels, score_name: scores})
+        weights = partition_weights(sample_weight, n)
+        marked = classes[-1]
+        total, largest, unit = float(n), 0.0, None
+        if weights is not None:
+            total, largest = float(np.sum(weights)), float(np.max(weights))
+            unit = _count_unit(weights) if largest > 0.0 else None
+        scale = _local_scale(weights, total, largest)
+        data = sort_scaled(np.asarray(labels == marked, dtype=bool), scores, weights, scale, False)
+        kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
+        if data.grouped:  # entries are (score, class) cells, not rows
+            kept = n if weights is None else int(np.count_nonzero(weights))
+        sample, share = sorted_sample(data, SAMPLE_SIZE)
+        summary = PartitionSummary(n, classes, sample, share, total, largest, unit)
+        return summary, SortedPartition(data, marked, scale, kept)
+
+    result: tuple[PartitionSummary, SortedPartition] = in_partition(index, n_partitions, work)
+    return result
+
+
+def _is_label(value: Any, label: Any) -> bool:
+    return bool(np.asarray(value == label).all())
+
+
+def cut_partition(part: SortedPartition, plan: Plan, n_buckets: int) -> tuple[Any, ...]:
+    """One sorted partition cut at the plan's splitters.
+
+    Returns ``n_buckets`` pieces (:class:`~assay.dask._buckets.Piece`; bucket ``k``
+    holds the scores in ``(splitters[k - 1], splitters[k]]``: buckets ascend with the
+    scores, and equal scores share one), then the number of rows kept.
+    """
+    data = part.data
+    if data is None:
+        empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
+        return (*([empty] * n_buckets), 0)
+    marked = (data.positive_scores, data.positive_weights)
+    other = (data.negative_scores, data.negative_weights)
+    positive, negative = (
+        (marked, other) if _is_label(part.marked, plan.pos_label) else (other, marked)
+    )
+    ratio = plan.weight_scale / part.weight_scale
+    columns = []
+    for scores, weights in (positive, negative):
+        if data.use_weights and ratio != 1.0:
+            # a power of two: exact, as one machine's scaling of the same weights
+            weights = weights * ratio
+        starts, ends = bucket_bounds(scores, plan.splitters, n_buckets)
+        columns.append([
+            (scores[i:j], weights[i:j] if data.use_weights else _EMPTY)
+            for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
+        ])  # fmt: skip
+    pieces = [
+        _summed_runs(Piece(p[0], q[0], p[1], q[1], data.use_weights))
+        for p, q in zip(*columns, strict=True)
+    ]
+    return (*pieces, part.kept)
+
+
+def _summed_runs(piece: Piece) -> Piece:
+    """An unweighted piece whose rows repeat scores (at least two rows a distinct score
+    in one class) as (score, class) cells with their counts: a heavy score among many
+    distinct ones travels as one cell per partition, not row by row."""
+    if piece.use_weights:
+        return piece
+    sides = (piece.positive_scores, piece.negative_scores)
+    repeats = [int(np.count_nonzero(x[1:] == x[:-1])) for x in sides]  # rows after the first
+    if all(2 * r < x.shape[0] for r, x in zip(repeats, sides, strict=True)):
+        return piece
+    starts = [np.flatnonzero(np.r_[True, x[1:] != x[:-1]]) if x.shape[0] else None for x in sides]
+    cells = []
+    for first, x in zip(starts, sides, strict=True):
+        if first is None:
+            cells.append((_EMPTY, _EMPTY))
+        else:
+            counts = np.diff(np.r_[first, x.shape[0]]).astype(np.float64)
+            cells.append((x[first].astype(np.float64), counts))
+    (a, wa), (b, wb) = cells
+    return Piece(a, b, wa, wb, True)
+
+
+def bucket_bounds(
+    negated: np.ndarray, splitters: np.ndarray, n_buckets: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, ends)``: bucket ``k`` is ``negated[starts[k]:ends[k]]`` of ascending
+    negated scores (the scores in ``(splitters[k - 1], splitters[k]]``; buckets past
+    the one above the last splitter are empty)."""
+    m = splitters.shape[0]
+    below = np.searchsorted(negated, -splitters, side="left")  # scores above each splitter
+    starts = np.zeros(n_buckets, dtype=np.int64)
+    ends = np.zeros(n_buckets, dtype=np.int64)
+    starts[:m] = below
+    ends[0] = negated.shape[0]
+    ends[1 : m + 1] = below
+    return starts, ends
