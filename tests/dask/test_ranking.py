@@ -158,9 +158,9 @@ def test_the_sample_of_a_sorted_partition_balances_what_the_buckets_receive(grou
     n_buckets = 8
     plan = Plan(1, choose_splitters([summary for summary, _ in parts], n_buckets), 1.0, True)
     received = np.zeros(n_buckets)
-    for _, part in parts:
-        assert part.data is None or part.data.grouped == grouped
-        *pieces, _ = cut_partition(part, plan, n_buckets)
+    for output in parts:
+        assert output[1].data is None or output[1].data.grouped == grouped
+        *pieces, _ = cut_partition(output, plan, n_buckets)
         received += [p.positive_scores.shape[0] + p.negative_scores.shape[0] for p in pieces]
     if grouped:
         assert received.max() <= 2 * received.sum() / n_buckets
@@ -250,8 +250,9 @@ def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
 
 def _cut(index, n_partitions, y, scores, plan, n_buckets):
     """One partition sorted where it lies, then cut at the plan's splitters."""
-    _, part = sort_partition(index, n_partitions, y, scores, None, None)
-    return cut_partition(part, plan, n_buckets)
+    return cut_partition(
+        sort_partition(index, n_partitions, y, scores, None, None), plan, n_buckets
+    )
 
 
 def test_a_partition_cut_into_buckets():

@@ -125,8 +125,10 @@ def ranking_job(
     plan = delayed(make_plan, pure=True)(
         [part[0] for part in sorted_parts], pos_label, multiclass_hint, use_weights, n_buckets
     )
+    # the cut takes the whole output (summary, sorted rows): where it already lies, and
+    # without a task to pick the rows out of it
     split = [
-        delayed(sorted_partitions.cut_partition, pure=True)(part[1], plan, n_buckets)
+        delayed(sorted_partitions.cut_partition, pure=True)(part, plan, n_buckets)
         for part in sorted_parts
     ]
     size = math.ceil(n / buckets.exchange_groups(n))

@@ -114,13 +114,17 @@ def _is_label(value: Any, label: Any) -> bool:
     return bool(np.asarray(value == label).all())
 
 
-def cut_partition(part: SortedPartition, plan: Plan, n_buckets: int) -> tuple[Any, ...]:
-    """One sorted partition cut at the plan's splitters.
+def cut_partition(
+    output: tuple[PartitionSummary, SortedPartition], plan: Plan, n_buckets: int
+) -> tuple[Any, ...]:
+    """One sorted partition (the output of :func:`sort_partition`) cut at the plan's
+    splitters.
 
     Returns ``n_buckets`` pieces (:class:`~assay.dask._buckets.Piece`; bucket ``k``
     holds the scores in ``(splitters[k - 1], splitters[k]]``: buckets ascend with the
     scores, and equal scores share one), then the number of rows kept.
     """
+    part = output[1]
     data = part.data
     if data is None:
         empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
