@@ -471,11 +471,12 @@ def _float_bits(key, negative_zero, all_ones):
 
 
 @jit
-def sort_float_bits(bits, sign):
+def sort_float_bits(bits, sign, scratch):
     """Sort floats ascending in place, given as their raw bits (-0.0 becomes 0.0).
 
     ``bits`` is the uint64 view of float64 values or the uint32 view of float32 values,
-    ``sign`` their sign bit (of the same dtype).  Each value's bits become its
+    ``sign`` their sign bit (of the same dtype), ``scratch`` an array like ``bits``
+    (overwritten).  Each value's bits become its
     order-preserving key in place (no key array: a float32 needs only 32-bit keys),
     the keys are radix sorted as in :func:`radix_sort`, and turned back into the
     values: the first pass makes the keys, and each bucket of the most-significant-digit
@@ -494,7 +495,6 @@ def sort_float_bits(bits, sign):
         key = _float_key(np.uint64(bits[i]), negative_zero, all_ones)
         bits[i] = key
         varying |= key ^ first
-    scratch = np.empty_like(bits)
     shift, top_bits = _top_digit(varying)
     if n < MSD_THRESHOLD or top_bits == 0:
         _lsd(bits, scratch, np.int64(0), n)
@@ -517,10 +517,14 @@ def radix_sort_floats(values: np.ndarray) -> np.ndarray:
     """Sort float64 or float32 ``values`` ascending in place by :func:`sort_float_bits`.
 
     Returns ``values``; float32 values are sorted on 32-bit keys (half the passes and
-    half the bytes of float64).
+    half the bytes of float64).  The scratch array is NumPy's, not the kernel's: NumPy
+    asks the kernel for huge pages on large arrays, which a process whose allocator
+    returns freed memory at once (a Dask worker) then faults in 512 times less often.
     """
     if values.dtype == np.float32:
-        sort_float_bits(values.view(np.uint32), _SIGN_32)
+        bits = values.view(np.uint32)
+        sort_float_bits(bits, _SIGN_32, np.empty_like(bits))
     else:
-        sort_float_bits(values.view(np.uint64), _SIGN)
+        bits = values.view(np.uint64)
+        sort_float_bits(bits, _SIGN, np.empty_like(bits))
     return values

@@ -155,8 +155,9 @@ def sort_scaled(
                 integer_counts=integer_counts,
             )
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
-        scores, positive, weight_array, use_weights, weight_scale
-    )
+        scores, positive, weight_array, use_weights, weight_scale,
+        *kernels.split_buffers(scores, use_weights),
+    )  # fmt: skip
     if use_weights:
         kernels.sort_with_weights(positive_scores, positive_weights)
         kernels.sort_with_weights(negative_scores, negative_weights)
