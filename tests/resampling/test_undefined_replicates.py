@@ -190,3 +190,14 @@ def test_compare_undefined_replicates_follow_the_bootstrap_rule(data, resampling
     y_true, pred_a, pred_b, weight = data
     _assert_compare_follows_bootstrap(metric, y_true, pred_a, pred_b, weight, resampling,
                                       n_resamples=20, seed=seed)  # fmt: skip
+
+
+def test_the_fallback_warning_names_the_value_as_a_number():
+    # numpy 2 writes repr(np.float64(1.0)) as "np.float64(1.0)": not for a user's eyes
+    weight = np.array([0.0, 3.0, 0.0, 0.0])
+    with (
+        pytest.warns(DegenerateDataWarning, match=r"bootstrap replicates are equal \(1\.0\);"),
+        pytest.warns(UndefinedMetricWarning),
+    ):
+        assay.bootstrap(assay.f1_score, Y_TRUE[:4], PRED_A[:4], sample_weight=weight,
+                        method="bca", n_resamples=50, rng=4)  # fmt: skip
