@@ -201,3 +201,14 @@ def test_the_fallback_warning_names_the_value_as_a_number():
     ):
         assay.bootstrap(assay.f1_score, Y_TRUE[:4], PRED_A[:4], sample_weight=weight,
                         method="bca", n_resamples=50, rng=4)  # fmt: skip
+
+
+@pytest.mark.parametrize("resampling", ["multinomial", "poisson"])
+def test_compare_to_baseline_takes_the_same_rule(resampling):
+    # the paired bootstrap against the majority class is compare's: it raised as well
+    keywords = {"sample_weight": WEIGHT, "n_resamples": 200, "rng": 0, "resampling": resampling}
+    tested = _quietly(assay.compare_to_baseline, assay.f1_score, Y_TRUE, PRED_A, **keywords)
+    baseline = np.ones_like(PRED_A)  # the weighted majority class of Y_TRUE is 1
+    compared = _quietly(assay.compare, assay.f1_score, Y_TRUE, PRED_A, baseline, **keywords)
+    assert tested.n_undefined == compared.n_undefined > 0
+    assert np.array_equal(tested.resampled_differences, compared.resampled_differences)
