@@ -377,6 +377,22 @@ def paired_labels(draw: st.DrawFn, max_n: int = 80) -> tuple[np.ndarray, np.ndar
 
 
 @st.composite
+def tiny_weighted_pairs(
+    draw: st.DrawFn,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(y_true, pred_a, pred_b, sample_weight)``: binary labels on 1 to 6 rows with
+    integer weights 0..2, at least one zero and one positive: a bootstrap replicate of
+    them often draws no weight at all."""
+    n = draw(st.integers(1, 6))
+    labels = [np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, 1))))
+              for _ in range(3)]  # fmt: skip
+    weight = np.asarray(draw(hnp.arrays(np.int64, n, elements=st.integers(0, 2))), np.float64)
+    weight[draw(st.integers(0, n - 1))] = 0.0
+    weight[draw(st.integers(0, n - 1))] = draw(st.sampled_from([1.0, 2.0]))
+    return labels[0], labels[1], labels[2], weight
+
+
+@st.composite
 def split_into_pieces(draw: st.DrawFn, n: int, max_pieces: int = 5) -> np.ndarray:
     """Cut positions ``0 = c_0 < c_1 < ... = n`` splitting ``n`` ordered items into 1 to
     ``max_pieces`` consecutive non-empty pieces (as data split over machines)."""

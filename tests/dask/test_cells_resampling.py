@@ -30,7 +30,7 @@ from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import METRICS
 from tests.dask.conftest import partitioned
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL
-from tests.strategies import class_labels, split_into_pieces
+from tests.strategies import class_labels, split_into_pieces, tiny_weighted_pairs
 
 N_RESAMPLES = 30
 SEED = 20261127
@@ -345,7 +345,7 @@ def test_multilabel_rows_equal_one_machine(synchronous, weighted, average):
 def test_small_multilabel_data_equals_one_machine(data):
     """Indicator rows of 2 to 5 labels (bool or int), exact weights, any split: the
     per-label metrics, their bootstrap and their paired bootstrap equal one machine's (a
-    paired replicate of zero total weight raises there; on Dask, the same error)."""
+    replicate of zero total weight is NaN in both, counted in ``n_undefined``)."""
     import dask.array as da
     from hypothesis.extra import numpy as hnp
 
@@ -364,29 +364,70 @@ def test_small_multilabel_data_equals_one_machine(data):
     dask_weight = None if weight is None else da.from_array(weight, chunks=(chunks,))
     metric = functools.partial(assay.f1_score, average="macro", zero_division=0.0)
     keywords = {"n_resamples": 6, "rng": 3}
-
-    def outcome(call, *arguments, **options):
-        try:
-            return call(metric, *arguments, **keywords, **options)
-        except RuntimeError as error:
-            return str(error)
-
     with warnings.catch_warnings(), dask.config.set(scheduler="synchronous"):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         matrices = assay.dask.multilabel_confusion_matrix(first, second, sample_weight=dask_weight)
         got = assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords)
         expected = assay.bootstrap(metric, truth, guess, sample_weight=weight,
                                    resampling="poisson", **keywords)  # fmt: skip
-        paired = outcome(assay.dask.compare, first, second, third, sample_weight=dask_weight)
-        one = outcome(assay.compare, truth, guess, other, sample_weight=weight,
-                      resampling="poisson")  # fmt: skip
+        paired = assay.dask.compare(metric, first, second, third, sample_weight=dask_weight,
+                                    **keywords)  # fmt: skip
+        one = assay.compare(metric, truth, guess, other, sample_weight=weight,
+                            resampling="poisson", **keywords)  # fmt: skip
     expected_matrices = assay.multilabel_confusion_matrix(truth, guess, sample_weight=weight)
     assert np.array_equal(matrices, expected_matrices)
     assert got.estimate == expected.estimate
     assert np.array_equal(got.bootstrap_distribution, expected.bootstrap_distribution,
                           equal_nan=True)  # fmt: skip
-    if isinstance(one, str):
-        assert paired == one
-    else:
-        assert np.array_equal(paired.resampled_differences, one.resampled_differences,
-                              equal_nan=True)  # fmt: skip
+    assert paired.n_undefined == one.n_undefined
+    assert np.array_equal(paired.resampled_differences, one.resampled_differences,
+                          equal_nan=True)  # fmt: skip
+
+
+def _both_compares(metric, y_true, pred_a, pred_b, weight, cuts, **keywords):
+    """``assay.dask.compare`` of the rows split at ``cuts`` and ``assay.compare`` with
+    Poisson resampling, and the warnings each gave."""
+    frame = pd.DataFrame({"truth": y_true, "a": pred_a, "b": pred_b, "w": weight})
+    ddf = partitioned(frame, tuple(np.diff(cuts).tolist()))
+    with warnings.catch_warnings(record=True) as on_dask, dask.config.set(scheduler="synchronous"):
+        warnings.simplefilter("always")
+        paired = assay.dask.compare(metric, ddf["truth"], ddf["a"], ddf["b"],
+                                    sample_weight=ddf["w"], **keywords)  # fmt: skip
+    with warnings.catch_warnings(record=True) as on_one:
+        warnings.simplefilter("always")
+        one = assay.compare(metric, y_true, pred_a, pred_b, sample_weight=weight,
+                            resampling="poisson", **keywords)  # fmt: skip
+    return paired, one, on_dask, on_one
+
+
+@pytest.mark.parametrize("metric", [assay.f1_score, assay.precision_score])
+def test_a_replicate_without_weight_is_undefined_on_both(metric):
+    # five rows, three of weight zero: some replicates draw no weight; one machine raised
+    # a RuntimeError on them, and so did Dask; both now give them NaN
+    y_true, pred_a, pred_b = (
+        np.array([0, 1, 1, 0, 1]),
+        np.array([0, 1, 0, 0, 1]),
+        np.array([1, 1, 1, 0, 0]),
+    )
+    weight = np.array([0.0, 1.0, 0.0, 0.0, 2.0])
+    paired, one, on_dask, on_one = _both_compares(
+        metric, y_true, pred_a, pred_b, weight, np.array([0, 2, 2, 5]), n_resamples=200, rng=0
+    )
+    assert one.n_undefined > 0 and paired.n_undefined == one.n_undefined
+    assert np.array_equal(paired.resampled_differences, one.resampled_differences)
+    assert paired.confidence_interval == one.confidence_interval
+    assert [str(w.message) for w in on_dask] == [str(w.message) for w in on_one]
+    assert all(w.filename == __file__ for w in on_dask)
+
+
+@settings(max_examples=max(5, settings.default.max_examples // 6), deadline=None)
+@given(st.data())
+def test_tiny_weighted_data_gives_the_same_undefined_replicates(data):
+    """1 to 6 rows with zero weights, any split: the same NaN replicates as one machine."""
+    y_true, pred_a, pred_b, weight = data.draw(tiny_weighted_pairs())
+    cuts = data.draw(split_into_pieces(y_true.shape[0], max_pieces=3))
+    paired, one, _, _ = _both_compares(
+        assay.f1_score, y_true, pred_a, pred_b, weight, cuts, n_resamples=12, rng=7
+    )
+    assert paired.n_undefined == one.n_undefined
+    assert np.array_equal(paired.resampled_differences, one.resampled_differences)

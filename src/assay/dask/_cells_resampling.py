@@ -49,7 +49,7 @@ from assay.resampling._bootstrap import _confusion_bootstrap, bootstrap_result
 from assay.resampling._compare import bootstrap_comparison
 from assay.resampling._joint_cells import joint_cells
 from assay.resampling._paired_replicates import PairedReplicates, _cells_pairs, cells_jackknife
-from assay.resampling._plans import call_metric, replicate_options, scalar
+from assay.resampling._plans import call_metric, replicate_options, replicate_weight, scalar
 
 __all__ = ["Call", "cells_bootstrap_graph", "cells_compare_graph", "deliver_outcome"]
 
@@ -144,15 +144,15 @@ def _weighted_values(
     drawn = np.concatenate([d for _, d in present], axis=1)
     options = replicate_options(call.declaration, call.function, call.metric_kwargs)
     values = [np.empty(call.n_resamples) for _ in columns[1:]]
-    # as on one machine: a bootstrap's replicate of zero total weight is NaN, its value
-    # named after the metric; a comparison's replicates are named "metric"
+    # as on one machine: a replicate of zero total weight is NaN (replicate_weight); a
+    # bootstrap's value is named after the metric, a comparison's "metric"
     single = len(columns) == 2
     replicate = "bootstrap replicate" if single else "replicate"
     name = getattr(call.function, "__name__", "metric") if single else "metric"
     for r in range(call.n_resamples):
-        weight = drawn[r]
+        weight = replicate_weight(drawn[r], None)
         for value, prediction in zip(values, columns[1:], strict=True):
-            if single and not np.any(weight > 0):
+            if weight is None:
                 value[r] = np.nan
                 continue
             try:

@@ -343,12 +343,12 @@ def bca_parameters(
         return (
             float("nan"),
             a,
-            f"all {values.shape[0]} bootstrap replicates are equal ({values[0]!r})",
+            f"all {values.shape[0]} bootstrap replicates are equal ({float(values[0])!r})",
         )
     z0 = bias_correction(values, estimate)
     if not np.isfinite(z0):
         side = "above" if z0 < 0 else "below"
-        return z0, a, f"every bootstrap replicate lies {side} the estimate {estimate!r}"
+        return z0, a, f"every bootstrap replicate lies {side} the estimate {float(estimate)!r}"
     if not np.isfinite(a):
         return (
             z0,

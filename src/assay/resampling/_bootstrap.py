@@ -39,6 +39,7 @@ from assay.resampling._plans import (
     call_metric,
     cluster_codes,
     replicate_options,
+    replicate_weight,
     rows_plan,
     scalar,
     stream_plan,
@@ -217,14 +218,14 @@ def _rows_distribution(
                 in_row_order = np.empty(n, dtype=np.int64)
                 in_row_order[plan.order] = replicate
                 replicate = in_row_order
+            sample_weight = replicate_weight(replicate, weights)
+            if sample_weight is None:
+                out[i] = np.nan
+                continue
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     if weighted_call:
-                        sample_weight = replicate if weights is None else replicate * weights
-                        if not np.any(sample_weight > 0):
-                            out[i] = np.nan
-                            continue
                         value = function(truth, prediction, sample_weight=sample_weight, **options)
                     else:
                         taken = np.repeat(rows, replicate)
@@ -259,17 +260,17 @@ def _rows_jackknife(
         group_of_row = np.random.default_rng(seed).permutation(n) % n_groups
     truth = as_rows(y_true)
     prediction = as_rows(y_pred)
-    base = np.ones(n) if weights is None else weights
     values = np.empty(n_groups)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for g in range(n_groups):
             kept = group_of_row != g
-            if not np.any(kept if weights is None else base * kept > 0):
-                values[g] = np.nan  # a single cluster: nothing left (BCa is undefined)
+            sample_weight = replicate_weight(kept.astype(np.float64), weights)
+            if sample_weight is None:  # one cluster, or all weight in the group left out
+                values[g] = np.nan  # (BCa is then undefined)
                 continue
             if accepts_sample_weight(function):
-                value = function(truth, prediction, sample_weight=base * kept, **options)
+                value = function(truth, prediction, sample_weight=sample_weight, **options)
             else:
                 value = function(truth[kept], prediction[kept], **options)
             values[g] = scalar(value, getattr(function, "__name__", "metric"))
@@ -357,7 +358,8 @@ def bootstrap(
     -----
     UndefinedMetricWarning
         When the metric was undefined in some replicates (for example a replicate
-        without positives): they are left out and counted in ``n_undefined``. With
+        without positives, or one that drew only rows of weight zero, which the metric
+        is not called on): they are left out and counted in ``n_undefined``. With
         ``zero_division="warn"`` (the default of the confusion metrics) such a replicate
         is undefined rather than 0.
     DegenerateDataWarning

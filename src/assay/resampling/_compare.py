@@ -144,8 +144,11 @@ def compare(
     Warns
     -----
     UndefinedMetricWarning
-        When the difference was undefined in some replicates (left out and counted);
-        when it is undefined in every permutation replicate, the p-value is NaN.
+        When the difference was undefined in some replicates (left out and counted in
+        ``n_undefined``): where either model's metric is undefined, by the rule of
+        :func:`assay.bootstrap` (no positive drawn, a zero denominator, a replicate that
+        drew only rows of weight zero), in the same words; when it is undefined in every
+        permutation replicate, the p-value is NaN.
     DegenerateDataWarning
         When BCa is undefined on the data (all replicates equal, all on one side of the
         difference, an undefined acceleration): the percentile interval and its p-value

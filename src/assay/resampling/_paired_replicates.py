@@ -45,6 +45,7 @@ from assay.resampling._plans import (
     paired_rows_plan,
     paired_stream_plan,
     replicate_options,
+    replicate_weight,
     rows_plan,
     scalar,
 )
@@ -226,21 +227,22 @@ def _rows_pairs(
     workers = n_workers()
     rows = np.arange(n)
 
-    def evaluate(prediction_a: np.ndarray, prediction_b: np.ndarray, counts: Any) -> tuple:
+    def evaluate(prediction_a: np.ndarray, prediction_b: np.ndarray, drawn: Any) -> tuple:
+        """Both metrics on the rows (``drawn`` None) or on the drawn weights (the counts
+        themselves without ``sample_weight``, the only case of a callable without it)."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if counts is None:
+            if drawn is None:
                 return (
                     call_metric(function, truth, prediction_a, weights, options),
                     call_metric(function, truth, prediction_b, weights, options),
                 )
             if weighted_call:
-                sample_weight = counts if weights is None else counts * weights
                 return (
-                    function(truth, prediction_a, sample_weight=sample_weight, **options),
-                    function(truth, prediction_b, sample_weight=sample_weight, **options),
+                    function(truth, prediction_a, sample_weight=drawn, **options),
+                    function(truth, prediction_b, sample_weight=drawn, **options),
                 )
-            taken = np.repeat(rows, counts)
+            taken = np.repeat(rows, drawn)
             return (
                 function(truth[taken], prediction_a[taken], **options),
                 function(truth[taken], prediction_b[taken], **options),
@@ -270,7 +272,11 @@ def _rows_pairs(
                         in_row_order = np.empty(n, dtype=np.int64)
                         in_row_order[plan.order] = replicate
                         replicate = in_row_order
-                    value_a, value_b = evaluate(first_model, second_model, replicate)
+                    drawn = replicate_weight(replicate, weights)
+                    if drawn is None:  # no weight drawn: undefined, as in the bootstrap
+                        out_a[i] = out_b[i] = np.nan
+                        continue
+                    value_a, value_b = evaluate(first_model, second_model, drawn)
             except Exception as error:
                 raise RuntimeError(
                     f"`metric` raised {type(error).__name__} on replicate {first + i}: {error}"

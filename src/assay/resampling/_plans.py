@@ -256,6 +256,20 @@ def replicate_options(
     return options
 
 
+def replicate_weight(counts: np.ndarray, weights: np.ndarray | None) -> np.ndarray | None:
+    """A replicate's row weights, ``counts`` (times ``weights``); None when no row has a
+    positive one.
+
+    The one rule of every replicate that calls the metric itself: a replicate (or a
+    jackknife's leave-out) of no weight is undefined, NaN and counted in ``n_undefined``
+    like any other undefined replicate, and the metric is not called (an assay metric
+    refuses weights that sum to zero).  :func:`assay.bootstrap`, :func:`assay.compare`,
+    their delete-a-group jackknives and the Dask twins all ask this function.
+    """
+    drawn = counts if weights is None else counts * weights
+    return drawn if np.any(drawn > 0) else None
+
+
 class RowsPlan(NamedTuple):
     """Row order and strata for the generic path."""
 
