@@ -1,18 +1,20 @@
 """The report's curves: ROC and precision-recall curves with simultaneous bootstrap bands
-from the report's one draw of replicates (:mod:`assay.reports._draw`)."""
+from the report's one draw of replicates (:mod:`assay.reports._draw`), or, in a Poisson
+report on one machine, from each model's Poisson replicates (:func:`assay.roc_band` and
+:func:`assay.precision_recall_band` with ``resampling="poisson"``)."""
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from assay._kernels.bands import Grids
 from assay.exceptions import UndefinedMetricWarning
 from assay.reports._result import CurveReport, DataSummary, ModelReport, Settings
-from assay.resampling._bands import band_of_replicates
+from assay.resampling._bands import band_of_replicates, curve_bands
 
 if TYPE_CHECKING:
     from assay._results._bands import CurveBand
@@ -26,7 +28,14 @@ BAND_METHOD = (
     "simultaneous (sup-t) bootstrap band from the report's replicates (multinomial, "
     "unstratified: the draw of every resampled number of the report)"
 )
-"""The method of every band in the report (``CurveReport.method``)."""
+"""The method of every band of a multinomial report (``CurveReport.method``)."""
+
+POISSON_BAND_METHOD = (
+    "simultaneous (sup-t) bootstrap band of Poisson replicates (every row counted "
+    "Poisson(1) times: assay.roc_band and assay.precision_recall_band with "
+    "resampling='poisson' and the report's seed)"
+)
+"""The method of every band of a Poisson report on one machine (``CurveReport.method``)."""
 
 ROC_GRID = np.linspace(0.0, 1.0, 101)
 """False positive rates at which the ROC curve and its band are read."""
@@ -38,19 +47,27 @@ CURVE_GRIDS = Grids(ROC_GRID, PRECISION_RECALL_GRID)
 """Both grids, as the kernels take them."""
 
 
-POISSON_NOTE = (
-    "The ROC and precision-recall curves are left out: their simultaneous bands draw "
-    "multinomial replicates (a fixed number of rows), which have no Poisson or Dask form "
-    "yet, and this report resamples with resampling='poisson'."
+DASK_NOTE = (
+    "The ROC and precision-recall curves are left out: a report on Dask does not draw "
+    "their Poisson bands yet (the one-machine report with resampling='poisson' of the "
+    "same rows has them)."
 )
-"""The note of a Poisson report (one machine or Dask) in place of its curves."""
+"""The note of a report on Dask in place of its curves."""
+
+
+class ScoredRows(NamedTuple):
+    """The rows a Poisson report's bands resample: the labels (True: positive) and every
+    model's scores."""
+
+    y_true: np.ndarray
+    y_scores: dict[str, np.ndarray]
 
 
 def _values(array: np.ndarray) -> tuple[float, ...]:
     return tuple(float(value) for value in array)
 
 
-def _curve(band: CurveBand) -> CurveReport:
+def _curve(band: CurveBand, method: str = BAND_METHOD) -> CurveReport:
     return CurveReport(
         curve=band.curve,
         kind=band.kind,
@@ -58,7 +75,7 @@ def _curve(band: CurveBand) -> CurveReport:
         estimate=_values(band.estimate),
         lower=_values(band.lower),
         upper=_values(band.upper),
-        method=BAND_METHOD,
+        method=method,
     )
 
 
@@ -88,23 +105,49 @@ def _band(
     return band
 
 
+def _poisson_curves(
+    models: tuple[ModelReport, ...], rows: ScoredRows, settings: Settings
+) -> tuple[ModelReport, ...]:
+    """Every model's curves with the Poisson bands of its own rows: the bands of
+    :func:`assay.roc_band` and :func:`assay.precision_recall_band` called with
+    ``kind=BAND_KIND``, ``resampling="poisson"`` and the report's seed (one draw of each
+    model's replicates serves both; an undefined replicate is left out with a warning)."""
+    drawn = []
+    for model in models:
+        roc, precision = curve_bands(
+            rows.y_true,
+            rows.y_scores[model.name],
+            roc_grid=ROC_GRID,
+            recall_grid=PRECISION_RECALL_GRID,
+            n_resamples=settings.n_resamples,
+            confidence_level=settings.confidence_level,
+            kind=BAND_KIND,
+            resampling="poisson",
+            rng=settings.rng_seed,
+        )
+        curves = (_curve(roc, POISSON_BAND_METHOD), _curve(precision, POISSON_BAND_METHOD))
+        drawn.append(replace(model, curves=curves))
+    return tuple(drawn)
+
+
 def with_curves(
     models: tuple[ModelReport, ...],
     replicates: dict[str, ModelReplicates] | None,
     data: DataSummary,
     settings: Settings,
+    rows: ScoredRows | None = None,
 ) -> tuple[tuple[ModelReport, ...], tuple[str, ...]]:
     """The models with their ROC and precision-recall curves, and the report's notes.
 
     Each model's two curves are read at ``ROC_GRID`` and ``PRECISION_RECALL_GRID`` on the
-    data and on every replicate of the report's one draw (``replicates``,
-    :mod:`assay.reports._draw`), and banded as :func:`assay.roc_band` and
+    data and on every replicate, and banded as :func:`assay.roc_band` and
     :func:`assay.precision_recall_band` band their replicates (``kind=BAND_KIND``).  The
-    draw resamples rows without weights and without groups, with the multinomial draw: a
-    weighted, grouped or Poisson-resampled report gets no curves and a note that says why.
+    replicates resample single unweighted rows: a weighted or grouped report gets no
+    curves and a note that says why.  A multinomial report's replicates are its one draw
+    (``replicates``, :mod:`assay.reports._draw`); a Poisson report's are each model's
+    Poisson replicates of ``rows`` (the bands' own, ``resampling="poisson"``); a report
+    on Dask (no ``rows``) has no curves yet, and a note that says so.
     """
-    if settings.resampling == "poisson":
-        return models, (POISSON_NOTE,)
     if data.weight is not None or data.group is not None:
         what = "sample weights" if data.weight is not None else "groups"
         note = (
@@ -112,6 +155,10 @@ def with_curves(
             f"single unweighted rows, and this report has {what}."
         )
         return models, (note,)
+    if settings.resampling == "poisson":
+        if rows is None:
+            return models, (DASK_NOTE,)
+        return _poisson_curves(models, rows, settings), ()
     assert replicates is not None
     drawn = []
     for model in models:

@@ -15,8 +15,9 @@ Poisson count, keyed by its position, so the cells cannot be summed before the d
 McNemar's test is left out, as on one machine.
 
 What the Dask report does not do, and says so: groups (a multinomial draw of whole
-groups: refused, as with ``resampling='poisson'`` on one machine); the curves (their bands
-are multinomial only: left out with a note, as in the one-machine Poisson report).
+groups: refused, as with ``resampling='poisson'`` on one machine); the curves (the
+one-machine Poisson report draws their Poisson bands from the rows; on Dask they are not
+drawn yet: left out with a note, the one difference from that report).
 """
 
 from __future__ import annotations
