@@ -11,6 +11,7 @@ band, counted in ``n_undefined``, with an :class:`~assay.exceptions.UndefinedMet
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -89,55 +90,57 @@ def _resolve(
     return n_resamples, confidence_level, resolve_seed(rng)
 
 
-def _replicates(
-    positive: np.ndarray,
-    scores: np.ndarray,
-    grids: kernels.Grids,
-    n_resamples: int,
-    seed: int,
-) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    """Both curves of the data and of every stratified replicate: one pass per replicate."""
-    is_positive, continues = _sorted_rows(positive, scores)
-    n_positive = int(is_positive.sum())
-    estimates = kernels.curves_at_grids(
-        is_positive,
-        continues,
-        np.ones(is_positive.shape[0], dtype=np.int64),
-        n_positive,
-        is_positive.shape[0] - n_positive,
-        grids,
-    )
-    roc, precision = _empty_curves(n_resamples, grids)
-    workers = n_workers()
-    size = chunk_size(n_resamples, is_positive.shape[0], workers)
-    for first in range(0, n_resamples, size):
-        kernels.band_replicates(
-            is_positive,
-            continues,
-            grids,
-            np.uint64(seed),
-            first,
-            roc[first : first + size],
-            precision[first : first + size],
-            workers,
-        )
-    return estimates, (roc, precision)
+Curves = tuple[np.ndarray, np.ndarray]
+"""Both curves of every replicate (replicates x grid points: ROC, precision-recall)."""
 
 
-def _empty_curves(n_resamples: int, grids: kernels.Grids) -> tuple[np.ndarray, np.ndarray]:
+def empty_curves(n_resamples: int, grids: kernels.Grids) -> Curves:
+    """Both curves of ``n_resamples`` replicates, to be filled."""
     return (
         np.empty((n_resamples, grids.roc.shape[0]), dtype=np.float64),
         np.empty((n_resamples, grids.precision_recall.shape[0]), dtype=np.float64),
     )
 
 
+def _data_curves(
+    is_positive: np.ndarray, continues: np.ndarray, rows: np.ndarray, grids: kernels.Grids
+) -> Curves:
+    """Both curves of the data: atom ``k`` counted ``rows[k]`` times (its rows)."""
+    n_positive = int(rows[is_positive].sum())
+    n_negative = int(rows.sum()) - n_positive
+    return kernels.curves_at_grids(is_positive, continues, rows, n_positive, n_negative, grids)
+
+
+def _in_chunks(draw: Callable[[int, np.ndarray, np.ndarray], None], n_resamples: int,
+               size: int, grids: kernels.Grids) -> Curves:  # fmt: skip
+    """Every replicate's curves, ``draw(first, roc, precision)`` filling a chunk of
+    ``size`` replicates from replicate ``first`` at a time."""
+    roc, precision = empty_curves(n_resamples, grids)
+    for first in range(0, n_resamples, size):
+        draw(first, roc[first : first + size], precision[first : first + size])
+    return roc, precision
+
+
+def _replicates(
+    positive: np.ndarray, scores: np.ndarray, grids: kernels.Grids, n_resamples: int, seed: int
+) -> tuple[Curves, Curves]:
+    """Both curves of the data and of every stratified replicate: one pass per replicate."""
+    is_positive, continues = _sorted_rows(positive, scores)
+    estimates = _data_curves(is_positive, continues, np.ones(is_positive.shape[0], np.int64),
+                             grids)  # fmt: skip
+    workers = n_workers()
+
+    def draw(first: int, roc: np.ndarray, precision: np.ndarray) -> None:
+        kernels.band_replicates(is_positive, continues, grids, np.uint64(seed), first, roc,
+                                precision, workers)  # fmt: skip
+
+    size = chunk_size(n_resamples, is_positive.shape[0], workers)
+    return estimates, _in_chunks(draw, n_resamples, size, grids)
+
+
 def _poisson_replicates(
-    positive: np.ndarray,
-    scores: np.ndarray,
-    grids: kernels.Grids,
-    n_resamples: int,
-    seed: int,
-) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    positive: np.ndarray, scores: np.ndarray, grids: kernels.Grids, n_resamples: int, seed: int
+) -> tuple[Curves, Curves]:
     """Both curves of the data and of every Poisson replicate (NaN rows: a class not
     drawn), the counts keyed as :func:`assay.bootstrap` keys them with
     ``resampling="poisson"`` (the same atoms: :func:`~assay.resampling._plans.stream_plan`)."""
@@ -145,28 +148,17 @@ def _poisson_replicates(
         positive, scores, pos_label=None, sample_weight=None, clusters=None, keyed=True
     ).atoms
     n = atoms.is_positive.shape[0]
-    if atoms.cells:  # the data: every cell counted as many times as it has rows
-        rows = np.rint(atoms.value).astype(np.int64)
-    else:
-        rows = np.ones(n, dtype=np.int64)
-    n_positive = int(rows[atoms.is_positive].sum())
-    estimates = kernels.curves_at_grids(
-        atoms.is_positive, atoms.continues, rows, n_positive, int(rows.sum()) - n_positive, grids
-    )
-    roc, precision = _empty_curves(n_resamples, grids)
+    # the data: a tie cell counted as many times as it has rows, a row once
+    rows = np.rint(atoms.value).astype(np.int64) if atoms.cells else np.ones(n, np.int64)
+    estimates = _data_curves(atoms.is_positive, atoms.continues, rows, grids)
     workers = workers_for(2 * n_resamples * n)  # two walks over the atoms per replicate
+
+    def draw(first: int, roc: np.ndarray, precision: np.ndarray) -> None:
+        poisson_bands.poisson_band_replicates(atoms, grids, np.uint64(seed), first, roc,
+                                              precision, workers)  # fmt: skip
+
     size = chunk_size(n_resamples, 2 * n, workers)
-    for first in range(0, n_resamples, size):
-        poisson_bands.poisson_band_replicates(
-            atoms,
-            grids,
-            np.uint64(seed),
-            first,
-            roc[first : first + size],
-            precision[first : first + size],
-            workers,
-        )
-    return estimates, (roc, precision)
+    return estimates, _in_chunks(draw, n_resamples, size, grids)
 
 
 def band_of_replicates(
@@ -271,7 +263,7 @@ def _drawn(
     n_resamples: int,
     seed: int,
     resampling: str,
-) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+) -> tuple[Curves, Curves]:
     draw = _poisson_replicates if resampling == "poisson" else _replicates
     return draw(positive, scores, grids, n_resamples, seed)
 
