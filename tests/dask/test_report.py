@@ -1,6 +1,6 @@
 """assay.report of a dask DataFrame, and ``assay report --scheduler``: the one-machine
-report with ``resampling="poisson"`` of the same rows, number for number, but for the
-curves (drawn on one machine only, so far: the Dask report says so in its notes).
+report with ``resampling="poisson"`` of the same rows, number for number (the curves'
+Poisson bands included).
 
 Every number of the Dask report is bit-identical to the one-machine one (counts and
 whole-number weights are integers, every sum exact) but DeLong's: its variance
@@ -78,24 +78,8 @@ def _delong_numbers(document: dict) -> list[tuple[str, float]]:
     return taken
 
 
-def _set_curves_aside(found: dict, expected: dict) -> None:
-    """Take the curves out of both reports (in place).  The one-machine Poisson report
-    draws the curves' Poisson bands; the Dask report has none yet, and its notes say so
-    (``DASK_NOTE``, taken out too): the rest must be equal."""
-    from assay.reports._curves import DASK_NOTE
-
-    if DASK_NOTE in found["notes"]:
-        assert all(model["curves"] == [] for model in found["models"])
-        found["notes"] = [note for note in found["notes"] if note != DASK_NOTE]
-    for document in (found, expected):
-        for model in document["models"]:
-            model.pop("curves")
-
-
 def assert_same_report(found: dict, expected: dict) -> None:
-    """The JSON of a Dask report (``found``) and a one-machine one: equal but for the
-    curves (:func:`_set_curves_aside`), DeLong's numbers within ``DELONG_RTOL``."""
-    _set_curves_aside(found, expected)
+    """The JSON of two reports: equal, DeLong's numbers within ``DELONG_RTOL``."""
     found_delong, expected_delong = _delong_numbers(found), _delong_numbers(expected)
     assert found == expected
     assert [kind for kind, _ in found_delong] == [kind for kind, _ in expected_delong]
@@ -123,10 +107,8 @@ def test_report_on_a_cluster_is_the_one_machine_poisson_report(files, dask_clien
     assert found["settings"]["resampling"] == "poisson"
     for model in found["models"]:  # the tests against the baseline, from the cells
         assert [test["key"] for test in model["baseline_tests"]] == ["error_rate", "expected_cost"]
-    from assay.reports._curves import DASK_NOTE
-
-    assert found["notes"] == [DASK_NOTE] and expected["notes"] == []
-    assert all(len(model["curves"]) == 2 for model in expected["models"])
+    assert found["notes"] == expected["notes"] == []
+    assert all(len(model["curves"]) == 2 for model in found["models"])  # the Poisson bands
     assert_same_report(_without_source(found), _without_source(expected))
 
 

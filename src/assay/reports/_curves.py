@@ -1,20 +1,26 @@
 """The report's curves: ROC and precision-recall curves with simultaneous bootstrap bands
 from the report's one draw of replicates (:mod:`assay.reports._draw`), or, in a Poisson
-report on one machine, from each model's Poisson replicates (:func:`assay.roc_band` and
-:func:`assay.precision_recall_band` with ``resampling="poisson"``)."""
+report, from each model's Poisson replicates (:func:`assay.roc_band` and
+:func:`assay.precision_recall_band` with ``resampling="poisson"``; on Dask the same
+replicates, drawn bucket by bucket by :mod:`assay.dask._bands`)."""
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from assay._kernels.bands import Grids
 from assay.exceptions import UndefinedMetricWarning
 from assay.reports._result import CurveReport, DataSummary, ModelReport, Settings
-from assay.resampling._bands import band_of_replicates, curve_bands
+from assay.resampling._bands import (
+    Curves,
+    band_of_defined_replicates,
+    band_of_replicates,
+    poisson_curves,
+)
 
 if TYPE_CHECKING:
     from assay._results._bands import CurveBand
@@ -35,7 +41,7 @@ POISSON_BAND_METHOD = (
     "Poisson(1) times: assay.roc_band and assay.precision_recall_band with "
     "resampling='poisson' and the report's seed)"
 )
-"""The method of every band of a Poisson report on one machine (``CurveReport.method``)."""
+"""The method of every band of a Poisson report (``CurveReport.method``)."""
 
 ROC_GRID = np.linspace(0.0, 1.0, 101)
 """False positive rates at which the ROC curve and its band are read."""
@@ -45,22 +51,6 @@ PRECISION_RECALL_GRID = np.linspace(0.01, 1.0, 100)
 
 CURVE_GRIDS = Grids(ROC_GRID, PRECISION_RECALL_GRID)
 """Both grids, as the kernels take them."""
-
-
-DASK_NOTE = (
-    "The ROC and precision-recall curves are left out: a report on Dask does not draw "
-    "their Poisson bands yet (the one-machine report with resampling='poisson' of the "
-    "same rows has them)."
-)
-"""The note of a report on Dask in place of its curves."""
-
-
-class ScoredRows(NamedTuple):
-    """The rows a Poisson report's bands resample: the labels (True: positive) and every
-    model's scores."""
-
-    y_true: np.ndarray
-    y_scores: dict[str, np.ndarray]
 
 
 def _values(array: np.ndarray) -> tuple[float, ...]:
@@ -105,29 +95,41 @@ def _band(
     return band
 
 
+def poisson_replicates(
+    y_true: np.ndarray, y_scores: dict[str, np.ndarray], settings: Settings
+) -> dict[str, tuple[Curves, Curves]]:
+    """Every model's curves of the data and of its Poisson replicates at the report's
+    grids (:func:`assay.resampling._bands.poisson_curves`, the report's seed)."""
+    return {
+        name: poisson_curves(y_true, scores, CURVE_GRIDS, settings.n_resamples,
+                             settings.rng_seed)
+        for name, scores in y_scores.items()
+    }  # fmt: skip
+
+
 def _poisson_curves(
-    models: tuple[ModelReport, ...], rows: ScoredRows, settings: Settings
+    models: tuple[ModelReport, ...],
+    drawn: dict[str, tuple[Curves, Curves]],
+    settings: Settings,
 ) -> tuple[ModelReport, ...]:
-    """Every model's curves with the Poisson bands of its own rows: the bands of
-    :func:`assay.roc_band` and :func:`assay.precision_recall_band` called with
-    ``kind=BAND_KIND``, ``resampling="poisson"`` and the report's seed (one draw of each
-    model's replicates serves both; an undefined replicate is left out with a warning)."""
-    drawn = []
+    """Every model's curves with the Poisson bands of its own rows: ``drawn[name]``, the
+    curves of the data and of every Poisson replicate
+    (:func:`assay.resampling._bands.poisson_curves`, or the same drawn on Dask), banded as
+    :func:`assay.roc_band` and :func:`assay.precision_recall_band` band them with
+    ``kind=BAND_KIND``, ``resampling="poisson"`` and the report's seed (an undefined
+    replicate is left out with a warning)."""
+    common = (settings.confidence_level, BAND_KIND, settings.rng_seed, "poisson")
+    banded = []
     for model in models:
-        roc, precision = curve_bands(
-            rows.y_true,
-            rows.y_scores[model.name],
-            roc_grid=ROC_GRID,
-            recall_grid=PRECISION_RECALL_GRID,
-            n_resamples=settings.n_resamples,
-            confidence_level=settings.confidence_level,
-            kind=BAND_KIND,
-            resampling="poisson",
-            rng=settings.rng_seed,
-        )
-        curves = (_curve(roc, POISSON_BAND_METHOD), _curve(precision, POISSON_BAND_METHOD))
-        drawn.append(replace(model, curves=curves))
-    return tuple(drawn)
+        (roc_estimate, precision_estimate), (roc, precision) = drawn[model.name]
+        bands = (
+            band_of_defined_replicates("roc", ROC_GRID, roc_estimate, roc, *common),
+            band_of_defined_replicates("precision_recall", PRECISION_RECALL_GRID,
+                                       precision_estimate, precision, *common),
+        )  # fmt: skip
+        curves = tuple(_curve(band, POISSON_BAND_METHOD) for band in bands)
+        banded.append(replace(model, curves=curves))
+    return tuple(banded)
 
 
 def with_curves(
@@ -135,7 +137,7 @@ def with_curves(
     replicates: dict[str, ModelReplicates] | None,
     data: DataSummary,
     settings: Settings,
-    rows: ScoredRows | None = None,
+    poisson: dict[str, tuple[Curves, Curves]] | None = None,
 ) -> tuple[tuple[ModelReport, ...], tuple[str, ...]]:
     """The models with their ROC and precision-recall curves, and the report's notes.
 
@@ -145,8 +147,8 @@ def with_curves(
     replicates resample single unweighted rows: a weighted or grouped report gets no
     curves and a note that says why.  A multinomial report's replicates are its one draw
     (``replicates``, :mod:`assay.reports._draw`); a Poisson report's are each model's
-    Poisson replicates of ``rows`` (the bands' own, ``resampling="poisson"``); a report
-    on Dask (no ``rows``) has no curves yet, and a note that says so.
+    own Poisson replicates (``poisson``: its curves of the data and of every replicate,
+    see :func:`_poisson_curves`).
     """
     if data.weight is not None or data.group is not None:
         what = "sample weights" if data.weight is not None else "groups"
@@ -156,9 +158,8 @@ def with_curves(
         )
         return models, (note,)
     if settings.resampling == "poisson":
-        if rows is None:
-            return models, (DASK_NOTE,)
-        return _poisson_curves(models, rows, settings), ()
+        assert poisson is not None
+        return _poisson_curves(models, poisson, settings), ()
     assert replicates is not None
     drawn = []
     for model in models:

@@ -256,6 +256,16 @@ def band_of_defined_replicates(
     )
 
 
+def poisson_curves(
+    y_true: Any, y_score: Any, grids: kernels.Grids, n_resamples: int, seed: int
+) -> tuple[Curves, Curves]:
+    """Both curves of the data and of every Poisson replicate (NaN rows: no curve), as
+    :func:`curve_bands` draws them with ``resampling="poisson"`` (the report's Poisson
+    bands; :mod:`assay.dask._bands` draws the same on Dask)."""
+    positive, scores = _both_classes(y_true, y_score, None)
+    return _poisson_replicates(positive, scores, grids, n_resamples, seed)
+
+
 def _drawn(
     positive: np.ndarray,
     scores: np.ndarray,
