@@ -12,7 +12,9 @@ from the weight above it with the fold of the single machine
 expressions), reading the grid points its segments pass; a grid point is passed in
 exactly one bucket, or after the last vertex (the end of the curve).  The client merges
 the buckets' readings: the curves of every replicate, bit for bit those of the single
-machine.  What travels is ``O(B * grid)`` per bucket.
+machine.  A bucket sends only the grid points it reads in some replicate (a bucket
+holds a range of scores: a few points), so what travels is about ``B`` values per grid
+point and bucket that reads it.
 """
 
 from __future__ import annotations
@@ -37,8 +39,11 @@ from assay.dask._graph import RankingJob
 
 __all__: list[str] = []
 
-Readings = dict[int, tuple[np.ndarray, np.ndarray]]
-"""A task's buckets' readings of both curves (rows x grid points; NaN: not read there)."""
+Reading = tuple[int, np.ndarray]
+"""A bucket's readings of one curve: the first grid point it reads and its values at
+that point and the next ones (rows x points; NaN: not read there in that row)."""
+Readings = dict[int, tuple[Reading, Reading]]
+"""A task's buckets' readings of both curves."""
 Curves = tuple[np.ndarray, np.ndarray]
 
 
@@ -100,6 +105,18 @@ def _read(
                    readings[1][row])  # fmt: skip
 
 
+def _cropped(block: np.ndarray) -> Reading:
+    """The columns of ``block`` from the first to the last read in some row."""
+    read = np.flatnonzero(~np.isnan(block).all(axis=0))
+    if read.size == 0:
+        return 0, block[:, :0]
+    return int(read[0]), np.ascontiguousarray(block[:, read[0] : read[-1] + 1])
+
+
+def _sent(dense: dict[int, tuple[np.ndarray, np.ndarray]]) -> Readings:
+    return {bucket: (_cropped(roc), _cropped(pr)) for bucket, (roc, pr) in dense.items()}
+
+
 def data_readings(
     atoms: dict[int, buckets.Atoms], prefix: buckets.Prefix, grids: Grids
 ) -> Readings:
@@ -111,7 +128,7 @@ def data_readings(
             continue  # no atoms
         out[bucket] = _unread(1, grids)
         _read(out[bucket], 0, a, prefix.above[bucket], totals, grids)
-    return out
+    return _sent(out)
 
 
 def replicate_readings(
@@ -134,7 +151,7 @@ def replicate_readings(
             continue
         for bucket, weights in drawn.replicate(r).items():
             _read(out[bucket], r, weights, tuple(prefixes.above[bucket][r]), totals, grids)
-    return out
+    return _sent(out)
 
 
 def merged_curves(
@@ -146,9 +163,10 @@ def merged_curves(
     rows = totals.shape[0]
     roc, precision = _unread(rows, grids)
     for part in readings:
-        for roc_part, precision_part in part.values():
-            np.copyto(roc, roc_part, where=~np.isnan(roc_part))
-            np.copyto(precision, precision_part, where=~np.isnan(precision_part))
+        for bucket_readings in part.values():
+            for curve, (first, block) in zip((roc, precision), bucket_readings, strict=True):
+                read = curve[:, first : first + block.shape[1]]
+                np.copyto(read, block, where=~np.isnan(block))
     n_positive, n_negative = totals[:, :1], totals[:, 1:]
     defined = (n_positive > 0) & (n_negative > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
