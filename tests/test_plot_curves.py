@@ -102,6 +102,24 @@ def test_precision_recall_display() -> None:
     assert display.prevalence == 0.5
 
 
+def test_poisson_bands_and_interval() -> None:
+    # resampling="poisson": the band is roc_band's / precision_recall_band's Poisson band,
+    # the interval of the average precision the Poisson bootstrap's
+    y, a, _ = two_models()
+    common = {"n_resamples": 200, "rng": 4, "resampling": "poisson"}
+    roc = RocCurveDisplay.from_predictions(y, a, band="simultaneous", **common)
+    expected = assay.roc_band(y, a, kind="simultaneous", **common)
+    assert roc.band.resampling == "poisson"
+    assert roc.band.to_dict() == expected.to_dict()
+    pr = PrecisionRecallDisplay.from_predictions(y, a, name="A", **common)
+    assert pr.band.to_dict() == assay.precision_recall_band(y, a, **common).to_dict()
+    ap = assay.bootstrap(assay.average_precision_score, y, a, **common)
+    low, high = ap.confidence_interval
+    assert pr.line_.get_label() == f"A (AP = {ap.estimate:.3f}, 95% CI [{low:.3f}, {high:.3f}])"
+    with pytest.raises(ValueError, match=r"`resampling` must be one of \['multinomial', 'poi"):
+        RocCurveDisplay.from_predictions(y, a, resampling="stratified")
+
+
 def test_det_display_on_normal_deviate_axes() -> None:
     y, a, _ = two_models()
     display = DetCurveDisplay.from_predictions(y, a, name="A")

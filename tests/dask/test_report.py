@@ -1,5 +1,6 @@
 """assay.report of a dask DataFrame, and ``assay report --scheduler``: the one-machine
-report with ``resampling="poisson"`` of the same rows, number for number.
+report with ``resampling="poisson"`` of the same rows, number for number (the curves'
+Poisson bands included).
 
 Every number of the Dask report is bit-identical to the one-machine one (counts and
 whole-number weights are integers, every sum exact) but DeLong's: its variance
@@ -106,6 +107,8 @@ def test_report_on_a_cluster_is_the_one_machine_poisson_report(files, dask_clien
     assert found["settings"]["resampling"] == "poisson"
     for model in found["models"]:  # the tests against the baseline, from the cells
         assert [test["key"] for test in model["baseline_tests"]] == ["error_rate", "expected_cost"]
+    assert found["notes"] == expected["notes"] == []
+    assert all(len(model["curves"]) == 2 for model in found["models"])  # the Poisson bands
     assert_same_report(_without_source(found), _without_source(expected))
 
 

@@ -278,3 +278,22 @@ def test_pos_label_inference() -> None:
         ref.roc_auc_score(["a", "a", "b", "b"], DOC_SCORES)
     with pytest.raises(ValueError, match="pos_label"):
         ref.roc_auc_score(DOC_LABELS, DOC_SCORES, pos_label=2)
+
+
+def test_band_leaves_out_a_replicate_without_a_class() -> None:
+    # scores 0.9 (+), 0.5 (+, -), 0.1 (-): TPR 1/2 at FPR 0 and 1 at FPR 1/2 on the data.
+    # Replicate [0, 2, 0, 1] draws the positive at 0.5 twice and the negative at 0.1
+    # once: vertices (FPR, TPR) (0, 0), (0, 1), (1, 1), so TPR 1 at both grid points.
+    # The others draw no positive, no negative, or nothing: no curve (a Poisson
+    # replicate can), left out and counted
+    y = [1, 1, 0, 0]
+    s = [0.9, 0.5, 0.5, 0.1]
+    counts = [[0, 2, 0, 1], [0, 0, 1, 1], [1, 1, 0, 0], [0, 0, 0, 0]]
+    band = ref.roc_band(y, s, counts, grid=[0.0, 0.5])
+    assert band.n_undefined == 3
+    assert band.curves.tolist() == [[1.0, 1.0]]
+    assert band.estimate.tolist() == [0.5, 1.0]
+    everything_undefined = ref.precision_recall_band(y, s, counts[1:], grid=[1.0])
+    assert everything_undefined.n_undefined == 3 and everything_undefined.curves.shape == (0, 1)
+    assert math.isnan(everything_undefined.lower[0])
+    assert math.isnan(everything_undefined.upper[0])

@@ -1,7 +1,8 @@
 """assay.report(..., resampling="poisson"): the report that Dask computes too.
 
 Every resampled number is the assay function called with ``resampling="poisson"`` and
-the report's seed; the curves (multinomial bands only) are left out with a note.
+the report's seed, the curves' bands too (``assay.roc_band`` and
+``assay.precision_recall_band`` with ``resampling="poisson"`` and ``kind="simultaneous"``).
 """
 
 from __future__ import annotations
@@ -76,12 +77,46 @@ def test_resampled_rows_are_the_poisson_functions(result, data) -> None:
     assert pair.row("f1_bootstrap").pvalue == f1.pvalue
 
 
-def test_curves_are_left_out_with_a_note(result) -> None:
-    from assay.reports._curves import POISSON_NOTE
+def test_curves_are_the_poisson_bands_of_each_model(result, data) -> None:
+    from assay.reports._curves import POISSON_BAND_METHOD
 
-    assert all(model.curves == () for model in result.models)
-    assert result.notes == (POISSON_NOTE,)
-    assert "resampling='poisson'" in POISSON_NOTE
+    assert result.notes == ()
+    poisson = {"n_resamples": N_RESAMPLES, "rng": SEED, "resampling": "poisson",
+               "kind": "simultaneous"}  # fmt: skip
+    for name in ("a", "b"):
+        model = result.model(name)
+        assert [curve.curve for curve in model.curves] == ["roc", "precision_recall"]
+        expected = {
+            "roc": assay.roc_band(data["y"], data[name], **poisson),
+            "precision_recall": assay.precision_recall_band(data["y"], data[name], **poisson),
+        }
+        for curve in model.curves:
+            band = expected[curve.curve]
+            assert curve.kind == "simultaneous" and curve.method == POISSON_BAND_METHOD
+            for field in ("grid", "estimate", "lower", "upper"):
+                assert getattr(curve, field) == tuple(getattr(band, field).tolist()), field
+    html = result.to_html()
+    assert "Poisson resamples of each model's rows (every row counted Poisson(1)" in html
+    assert "No curves" not in html
+
+
+def test_the_rest_of_the_report_is_unchanged_by_the_curves(result) -> None:
+    # the numbers are those of the Poisson functions (above); the curves add no note and
+    # change no row: the report without its curves is the report as it was
+    document = result.to_dict()
+    assert all(model["curves"] for model in document["models"])
+    assert document["notes"] == []
+
+
+def test_weighted_poisson_report_has_no_curves_and_says_why(data) -> None:
+    weight = np.ones(N_ROWS)
+    weighted = assay.report({**data, "w": weight}, target="y", scores="a", weight="w",
+                            n_resamples=5, rng=SEED, resampling="poisson")  # fmt: skip
+    assert weighted.models[0].curves == ()
+    assert weighted.notes == (
+        "The ROC and precision-recall curves are left out: their bands resample single "
+        "unweighted rows, and this report has sample weights.",
+    )
 
 
 def test_errors(data) -> None:

@@ -330,8 +330,15 @@ def true_roc(fpr: np.ndarray) -> np.ndarray:
     return np.array([normal.cdf(BINORMAL_A + BINORMAL_B * normal.inv_cdf(f)) for f in fpr])
 
 
-def coverage(n_simulations: int, n_per_class: int, n_resamples: int, seed: int) -> tuple:
-    """Share of simulated data sets whose band covers the true curve (per point, whole)."""
+def coverage(
+    n_simulations: int,
+    n_per_class: int,
+    n_resamples: int,
+    seed: int,
+    resampling: str = "multinomial",
+) -> tuple:
+    """Share of simulated data sets whose band covers the true curve (per point, whole),
+    the bands' replicates drawn as ``resampling`` says."""
     generator = np.random.default_rng(seed)
     truth = true_roc(COVERAGE_GRID)
     y = np.repeat([0, 1], n_per_class)
@@ -344,7 +351,8 @@ def coverage(n_simulations: int, n_per_class: int, n_resamples: int, seed: int) 
                 generator.normal(BINORMAL_A / BINORMAL_B, 1 / BINORMAL_B, size=n_per_class),
             ]
         )
-        common = {"grid": COVERAGE_GRID, "n_resamples": n_resamples, "rng": simulation}
+        common = {"grid": COVERAGE_GRID, "n_resamples": n_resamples, "rng": simulation,
+                  "resampling": resampling}  # fmt: skip
         pointwise = assay.roc_band(y, s, **common)
         pointwise_hits += (pointwise.lower <= truth) & (truth <= pointwise.upper)
         joint = assay.roc_band(y, s, kind="simultaneous", **common)

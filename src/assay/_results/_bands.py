@@ -36,11 +36,17 @@ class CurveBand(_ResultMixin):
     standard_error : numpy.ndarray of shape (n_grid,)
         Standard deviation (``ddof=1``) of the replicate curves at each grid point.
     n_resamples : int
-        Number of bootstrap replicates.
+        Number of bootstrap replicates drawn (``n_undefined`` of them left out).
     rng_seed : int
         The seed the replicates were drawn from.
-    bootstrap_curves : numpy.ndarray of shape (n_resamples, n_grid)
-        The replicates' curves at ``grid``.  Read-only.
+    bootstrap_curves : numpy.ndarray of shape (n_resamples - n_undefined, n_grid)
+        The defined replicates' curves at ``grid``.  Read-only.
+    resampling : str
+        ``'multinomial'`` (rows drawn within each class, the class sizes fixed) or
+        ``'poisson'`` (every row counted Poisson(1) times).
+    n_undefined : int
+        Replicates without a curve (a Poisson replicate that drew no positive or no
+        negative row), left out of the band; always 0 for ``'multinomial'``.
 
     Examples
     --------
@@ -65,12 +71,14 @@ class CurveBand(_ResultMixin):
     n_resamples: int
     rng_seed: int
     bootstrap_curves: np.ndarray
+    resampling: str = "multinomial"
+    n_undefined: int = 0
 
     def __post_init__(self) -> None:
         self._normalise(
             floats=("confidence_level", "critical_value"),
-            ints=("n_resamples",),
-            strings=("curve", "kind"),
+            ints=("n_resamples", "n_undefined"),
+            strings=("curve", "kind", "resampling"),
             arrays=("grid", "estimate", "lower", "upper", "standard_error"),
         )
         curves = np.array(self.bootstrap_curves, dtype=np.float64, copy=True)
@@ -81,9 +89,12 @@ class CurveBand(_ResultMixin):
     def __str__(self) -> str:
         axis = "TPR at FPR" if self.curve == "roc" else "precision at recall"
         widest = float(np.max(self.upper - self.lower)) if self.grid.size else float("nan")
+        poisson = " Poisson" if self.resampling == "poisson" else ""
+        undefined = f", {self.n_undefined} undefined" if self.n_undefined else ""
         return (
             f"{self.kind} {self.confidence_level:.0%} band of {axis}, {self.grid.shape[0]} "
-            f"grid points, widest {widest:.3f} ({self.n_resamples} resamples)"
+            f"grid points, widest {widest:.3f} ({self.n_resamples}{poisson} resamples"
+            f"{undefined})"
         )
 
     def __iter__(self) -> Any:

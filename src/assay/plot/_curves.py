@@ -37,7 +37,8 @@ _BAND_KINDS = (None, "pointwise", "simultaneous")
 
 def _resampling(options: dict[str, Any]) -> dict[str, Any]:
     """The options of a band or a bootstrap interval among ``from_predictions``'s."""
-    return {key: options[key] for key in ("n_resamples", "confidence_level", "rng")}
+    keys = ("n_resamples", "confidence_level", "resampling", "rng")
+    return {key: options[key] for key in keys}
 
 
 class _CurveDisplay:
@@ -151,6 +152,7 @@ class _CurveDisplay:
         interval: bool = True,
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
+        resampling: str = "multinomial",
         rng: Any = None,
         **line_kwargs: Any,
     ) -> Any:
@@ -175,6 +177,7 @@ class _CurveDisplay:
                 interval=interval,
                 n_resamples=n_resamples,
                 confidence_level=confidence_level,
+                resampling=resampling,
                 rng=rng,
             )
             ax = display.plot(ax=ax, **line_kwargs).ax_
@@ -233,9 +236,10 @@ class RocCurveDisplay(_CurveDisplay):
     -----
     ``from_predictions(y_true, y_score, *, pos_label=None, name=None, ax=None,
     band='pointwise', interval=True, n_resamples=1000, confidence_level=0.95,
-    rng=None, **line_kwargs)``: the AUC's interval is DeLong's on the logit scale
-    (:func:`assay.auc_ci`); ``band`` is None, ``'pointwise'`` or ``'simultaneous'``
-    (:func:`assay.roc_band`, which says how each is built).
+    resampling='multinomial', rng=None, **line_kwargs)``: the AUC's interval is
+    DeLong's on the logit scale (:func:`assay.auc_ci`); ``band`` is None,
+    ``'pointwise'`` or ``'simultaneous'`` and ``resampling`` ``'multinomial'`` or
+    ``'poisson'`` (:func:`assay.roc_band`, which says how each is built).
     ``from_estimator(estimator, X, y, *, response_method='auto', ...)`` scores ``X``
     first.
 
@@ -333,7 +337,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
     The curve is drawn as steps (the area under the steps is the average precision).
     ``from_predictions`` and ``from_estimator`` take the options of
     :class:`RocCurveDisplay`'s; the interval of the average precision is the
-    bootstrap's (:func:`assay.bootstrap`, ``n_resamples`` replicates).
+    bootstrap's (:func:`assay.bootstrap`, ``n_resamples`` replicates drawn as
+    ``resampling`` says).
 
     Examples
     --------

@@ -11,6 +11,9 @@ computes, from the definitions, each replicate's curve at the grid and the band:
   vertical segment, its top);
 * precision-recall: the precision at recall ``r`` is read on the first segment that
   reaches recall ``r``, the counts interpolated linearly along it;
+* a replicate whose counts leave a class without weight (a Poisson replicate can draw no
+  positive or no negative row) has no curve (NaN): it is left out of the band and
+  counted in ``n_undefined``; with no replicate left the band is NaN;
 * the pointwise band is the percentile interval of the replicates at each grid point;
   the simultaneous band is the bootstrap sup-t band (Montiel Olea & Plagborg-Moller
   2019): the estimate plus or minus ``c`` standard errors, ``c`` the
@@ -41,7 +44,8 @@ class Band(NamedTuple):
     upper: np.ndarray
     standard_error: np.ndarray
     critical_value: float
-    curves: np.ndarray
+    curves: np.ndarray  # the defined replicates' curves
+    n_undefined: int = 0
 
 
 def _vertices(
@@ -59,6 +63,8 @@ def _read(curve: str, y_true: Any, y_score: Any, grid: Any, pos_label: Any,
     """The curve at each grid value, read on the polygon through the cumulative (FP, TP)
     weights above each distinct score (``curve``: "roc" or "precision_recall")."""
     tp, fp, total_positive, total_negative = _vertices(y_true, y_score, pos_label, sample_weight)
+    if total_positive == 0 or total_negative == 0:  # no rates: no curve
+        return np.full(np.asarray(grid, dtype=float).shape[0], np.nan)
     # each vertex's rate is the float nearest the exact rate, as roc_curve and
     # precision_recall_curve report it: a grid value equal to a reported rate reads
     # that vertex (the float 2/3 is slightly below the rational 2/3)
@@ -126,10 +132,16 @@ def _band(
 ) -> Band:
     estimate = _read(curve, y_true, y_score, grid, pos_label, None)
     counts = np.asarray(replicate_counts)
-    curves = np.array(
+    every = np.array(
         [_read(curve, y_true, y_score, grid, pos_label, row) for row in counts]
     ).reshape(counts.shape[0], -1)
+    defined = [not np.isnan(row).any() for row in every]
+    curves = every[np.array(defined, dtype=bool)]
+    n_undefined = defined.count(False)
     n_resamples, n_grid = curves.shape
+    if n_resamples == 0:
+        nan = np.full(n_grid, np.nan)
+        return Band(estimate, nan, nan, nan, float("nan"), curves, n_undefined)
     if n_resamples > 1:
         means = [sum(curves[:, j]) / n_resamples for j in range(n_grid)]
         variances = [
@@ -158,7 +170,7 @@ def _band(
         upper = estimate + critical_value * standard_error
     return Band(
         estimate, np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0), standard_error,
-        critical_value, curves,
+        critical_value, curves, n_undefined,
     )  # fmt: skip
 
 
@@ -179,7 +191,10 @@ def roc_band(
     ``replicate_counts[b, i]`` is the number of times row ``i`` is drawn in replicate
     ``b``; each replicate's curve is :func:`tpr_at_fpr` of the rows weighted by their
     counts.  Pointwise band: the percentile interval at each grid point (numpy's
-    linear quantile); simultaneous: the bootstrap sup-t band.
+    linear quantile); simultaneous: the bootstrap sup-t band.  The replicates of any
+    bootstrap serve: stratified ones, or Poisson ones, whose counts may leave a class
+    without rows; such a replicate has no curve, is left out of the band and counted in
+    ``n_undefined`` (none left: the band is NaN).
     """
     return _band("roc", y_true, y_score, replicate_counts, grid, confidence_level, kind,
                  pos_label)  # fmt: skip

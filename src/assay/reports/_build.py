@@ -21,7 +21,7 @@ from assay._files import read_columns
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._validation import resolve_seed
 from assay.reports._baseline_tests import GROUPS_NOTE, baseline_tests
-from assay.reports._curves import CURVE_GRIDS, with_curves
+from assay.reports._curves import CURVE_GRIDS, poisson_replicates, with_curves
 from assay.reports._draw import draw_replicates
 from assay.reports._drawn_cells import cell_matrices, drawn_f1_pairs, drawn_metric, joint_codes
 from assay.reports._pairs import pair_reports
@@ -248,8 +248,7 @@ def report(
         n rows (the classical bootstrap; the default on one machine), or every row
         counted Poisson(1) times (the default, and the only choice, on Dask).  The
         Poisson report of a dask DataFrame equals the Poisson report of the same rows on
-        one machine; it has no curves (their bands are multinomial only) and no
-        ``group``.
+        one machine, its curves' Poisson bands included; neither takes a ``group``.
     dropna : bool, default=False
         Drop the rows with a missing value in a used column (counted in
         ``data.n_dropped``) instead of raising.
@@ -472,7 +471,10 @@ def report(
     steps("curves")
     with caught.about("curves"):
         replicates = None if drawn is None else drawn.models
-        curved, notes = with_curves(tuple(models), replicates, summary, settings)
+        poisson = None
+        if resampling == "poisson" and sample_weight is None:
+            poisson = poisson_replicates(truth, y_scores, settings)
+        curved, notes = with_curves(tuple(models), replicates, summary, settings, poisson)
     caught.emit()
     if group is not None:
         notes = (*notes, DELONG_GROUPS_NOTE, GROUPS_NOTE)

@@ -1,5 +1,8 @@
 """The report's curves: ROC and precision-recall curves with simultaneous bootstrap bands
-from the report's one draw of replicates (:mod:`assay.reports._draw`)."""
+from the report's one draw of replicates (:mod:`assay.reports._draw`), or, in a Poisson
+report, from each model's Poisson replicates (:func:`assay.roc_band` and
+:func:`assay.precision_recall_band` with ``resampling="poisson"``; on Dask the same
+replicates, drawn bucket by bucket by :mod:`assay.dask._bands`)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,12 @@ import numpy as np
 from assay._kernels.bands import Grids
 from assay.exceptions import UndefinedMetricWarning
 from assay.reports._result import CurveReport, DataSummary, ModelReport, Settings
-from assay.resampling._bands import band_of_replicates
+from assay.resampling._bands import (
+    Curves,
+    band_of_defined_replicates,
+    band_of_replicates,
+    poisson_curves,
+)
 
 if TYPE_CHECKING:
     from assay._results._bands import CurveBand
@@ -26,7 +34,14 @@ BAND_METHOD = (
     "simultaneous (sup-t) bootstrap band from the report's replicates (multinomial, "
     "unstratified: the draw of every resampled number of the report)"
 )
-"""The method of every band in the report (``CurveReport.method``)."""
+"""The method of every band of a multinomial report (``CurveReport.method``)."""
+
+POISSON_BAND_METHOD = (
+    "simultaneous (sup-t) bootstrap band of Poisson replicates (every row counted "
+    "Poisson(1) times: assay.roc_band and assay.precision_recall_band with "
+    "resampling='poisson' and the report's seed)"
+)
+"""The method of every band of a Poisson report (``CurveReport.method``)."""
 
 ROC_GRID = np.linspace(0.0, 1.0, 101)
 """False positive rates at which the ROC curve and its band are read."""
@@ -38,19 +53,11 @@ CURVE_GRIDS = Grids(ROC_GRID, PRECISION_RECALL_GRID)
 """Both grids, as the kernels take them."""
 
 
-POISSON_NOTE = (
-    "The ROC and precision-recall curves are left out: their simultaneous bands draw "
-    "multinomial replicates (a fixed number of rows), which have no Poisson or Dask form "
-    "yet, and this report resamples with resampling='poisson'."
-)
-"""The note of a Poisson report (one machine or Dask) in place of its curves."""
-
-
 def _values(array: np.ndarray) -> tuple[float, ...]:
     return tuple(float(value) for value in array)
 
 
-def _curve(band: CurveBand) -> CurveReport:
+def _curve(band: CurveBand, method: str = BAND_METHOD) -> CurveReport:
     return CurveReport(
         curve=band.curve,
         kind=band.kind,
@@ -58,7 +65,7 @@ def _curve(band: CurveBand) -> CurveReport:
         estimate=_values(band.estimate),
         lower=_values(band.lower),
         upper=_values(band.upper),
-        method=BAND_METHOD,
+        method=method,
     )
 
 
@@ -88,23 +95,61 @@ def _band(
     return band
 
 
+def poisson_replicates(
+    y_true: np.ndarray, y_scores: dict[str, np.ndarray], settings: Settings
+) -> dict[str, tuple[Curves, Curves]]:
+    """Every model's curves of the data and of its Poisson replicates at the report's
+    grids (:func:`assay.resampling._bands.poisson_curves`, the report's seed)."""
+    return {
+        name: poisson_curves(y_true, scores, CURVE_GRIDS, settings.n_resamples,
+                             settings.rng_seed)
+        for name, scores in y_scores.items()
+    }  # fmt: skip
+
+
+def _poisson_curves(
+    models: tuple[ModelReport, ...],
+    drawn: dict[str, tuple[Curves, Curves]],
+    settings: Settings,
+) -> tuple[ModelReport, ...]:
+    """Every model's curves with the Poisson bands of its own rows: ``drawn[name]``, the
+    curves of the data and of every Poisson replicate
+    (:func:`assay.resampling._bands.poisson_curves`, or the same drawn on Dask), banded as
+    :func:`assay.roc_band` and :func:`assay.precision_recall_band` band them with
+    ``kind=BAND_KIND``, ``resampling="poisson"`` and the report's seed (an undefined
+    replicate is left out with a warning)."""
+    common = (settings.confidence_level, BAND_KIND, settings.rng_seed, "poisson")
+    banded = []
+    for model in models:
+        (roc_estimate, precision_estimate), (roc, precision) = drawn[model.name]
+        bands = (
+            band_of_defined_replicates("roc", ROC_GRID, roc_estimate, roc, *common),
+            band_of_defined_replicates("precision_recall", PRECISION_RECALL_GRID,
+                                       precision_estimate, precision, *common),
+        )  # fmt: skip
+        curves = tuple(_curve(band, POISSON_BAND_METHOD) for band in bands)
+        banded.append(replace(model, curves=curves))
+    return tuple(banded)
+
+
 def with_curves(
     models: tuple[ModelReport, ...],
     replicates: dict[str, ModelReplicates] | None,
     data: DataSummary,
     settings: Settings,
+    poisson: dict[str, tuple[Curves, Curves]] | None = None,
 ) -> tuple[tuple[ModelReport, ...], tuple[str, ...]]:
     """The models with their ROC and precision-recall curves, and the report's notes.
 
     Each model's two curves are read at ``ROC_GRID`` and ``PRECISION_RECALL_GRID`` on the
-    data and on every replicate of the report's one draw (``replicates``,
-    :mod:`assay.reports._draw`), and banded as :func:`assay.roc_band` and
+    data and on every replicate, and banded as :func:`assay.roc_band` and
     :func:`assay.precision_recall_band` band their replicates (``kind=BAND_KIND``).  The
-    draw resamples rows without weights and without groups, with the multinomial draw: a
-    weighted, grouped or Poisson-resampled report gets no curves and a note that says why.
+    replicates resample single unweighted rows: a weighted or grouped report gets no
+    curves and a note that says why.  A multinomial report's replicates are its one draw
+    (``replicates``, :mod:`assay.reports._draw`); a Poisson report's are each model's
+    own Poisson replicates (``poisson``: its curves of the data and of every replicate,
+    see :func:`_poisson_curves`).
     """
-    if settings.resampling == "poisson":
-        return models, (POISSON_NOTE,)
     if data.weight is not None or data.group is not None:
         what = "sample weights" if data.weight is not None else "groups"
         note = (
@@ -112,6 +157,9 @@ def with_curves(
             f"single unweighted rows, and this report has {what}."
         )
         return models, (note,)
+    if settings.resampling == "poisson":
+        assert poisson is not None
+        return _poisson_curves(models, poisson, settings), ()
     assert replicates is not None
     drawn = []
     for model in models:

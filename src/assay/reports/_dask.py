@@ -15,8 +15,10 @@ Poisson count, keyed by its position, so the cells cannot be summed before the d
 McNemar's test is left out, as on one machine.
 
 What the Dask report does not do, and says so: groups (a multinomial draw of whole
-groups: refused, as with ``resampling='poisson'`` on one machine); the curves (their bands
-are multinomial only: left out with a note, as in the one-machine Poisson report).
+groups: refused, as with ``resampling='poisson'`` on one machine.  The curves' Poisson
+bands are drawn bucket by bucket (:mod:`assay.dask._bands`): each model's Poisson
+replicates of the one-machine report, from the shuffle and the drawn totals of its
+bootstrap of ROC AUC (the same tasks).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from assay.reports._cells import (
     class_rows,
     metric_of_cells,
 )
-from assay.reports._curves import with_curves
+from assay.reports._curves import CURVE_GRIDS, with_curves
 from assay.reports._pairs import WEIGHTED_PAIRS_NOTE, holm_pairs, paired_test_row
 from assay.reports._progress import Steps, Warnings
 from assay.reports._resampling import Arguments
@@ -249,6 +251,17 @@ def _weighted_quantities(
     return lazy
 
 
+def _curves_graph(y: Any, score: Any, seed: int, n_resamples: int) -> Any:
+    """The lazy curves of the data and of every Poisson replicate of one model at the
+    report's grids, from the ranking job of its ROC AUC (the same tasks, computed once)."""
+    from assay.dask._bands import band_curves_graph
+    from assay.dask._graph import ranking_job
+    from assay.dask._ranking import SCAN_CALLS
+
+    job = ranking_job(y, score, None, None, SCAN_CALLS["roc_auc_score"].multiclass_hint)
+    return band_curves_graph(job, CURVE_GRIDS, seed, n_resamples)
+
+
 def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
     """The report of the rows of the dask DataFrame ``frame`` (see the module)."""
     on_dask = _import_dask()
@@ -307,6 +320,8 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         lazy[f"matrix_{i}"] = on_dask.confusion_matrix(
             y, coded[f"pred_{i}"], labels=[0, 1], sample_weight=w, compute=False
         )
+        if not weighted:  # the curves' Poisson replicates (weighted: no curves)
+            lazy[f"curves_{i}"] = _curves_graph(y, score, seed, b_count)
     for i, j in combinations(range(n_models), 2):
         score_a, score_b = coded[f"score_{i}"], coded[f"score_{j}"]
         lazy[f"delong_{i}_{j}"] = on_dask.delong_test(
@@ -419,6 +434,9 @@ def dask_report(frame: Any, arguments: Arguments, source: str) -> Report:
         pair_notes: tuple[str, ...] = (WEIGHTED_PAIRS_NOTE,) if weighted else ()
         pairs = holm_pairs(list(a.scores), tested_pairs, pair_notes)
     with caught.about("curves"):
-        curved, notes = with_curves(tuple(models), None, summary, settings)
+        poisson = None if weighted else {
+            name: found[f"curves_{i}"] for i, name in enumerate(a.scores)
+        }  # fmt: skip
+        curved, notes = with_curves(tuple(models), None, summary, settings, poisson)
     caught.emit(stacklevel=4)
     return Report(summary, settings, curved, pairs, notes)

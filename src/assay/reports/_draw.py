@@ -29,6 +29,7 @@ import numpy as np
 
 from assay._kernels import bands, paired, report_draws, resample
 from assay.metrics._registry import resolve_metric_call
+from assay.resampling._bands import empty_curves
 from assay.resampling._plans import paired_stream_plan
 from assay.resampling._resampling import Progress, chunk_size, workers_for
 
@@ -59,14 +60,6 @@ def _curves_of_data(atoms: Any, grids: bands.Grids) -> tuple[np.ndarray, np.ndar
     ones = np.ones(n, dtype=np.int64)
     return bands.curves_at_grids(
         atoms.is_positive, atoms.continues, ones, n_positive, n - n_positive, grids
-    )
-
-
-def _empty(n_resamples: int, grids: bands.Grids) -> tuple[np.ndarray, np.ndarray]:
-    """Both curves of every replicate: (replicates, grid points) each."""
-    return (
-        np.empty((n_resamples, grids.roc.shape[0]), dtype=np.float64),
-        np.empty((n_resamples, grids.precision_recall.shape[0]), dtype=np.float64),
     )
 
 
@@ -107,8 +100,8 @@ def draw_replicates(
         a_position_of_b = np.empty(0, dtype=np.int64) if alone else plan.a_position_of_b
         out_a = np.empty(n_resamples, dtype=np.float64)
         out_b = np.empty(n_resamples, dtype=np.float64)
-        curves_a = _empty(n_resamples, grids)
-        curves_b = _empty(n_resamples, grids)
+        curves_a = empty_curves(n_resamples, grids)
+        curves_b = empty_curves(n_resamples, grids)
         workers = workers_for(n_resamples * 3 * plan.n_atoms)
         size = chunk_size(n_resamples, 3 * plan.n_atoms, workers)
         batches = paired.LANES * workers  # whole batches of eight for every worker

@@ -290,10 +290,15 @@ def _plots(report: Report) -> list[str]:
     settings = report.settings
     kind = report.models[0].curve("roc").kind
     roc_interval = report.models[0].row("roc_auc").interval_method or "no interval"
+    if settings.resampling == "poisson":
+        replicates = "Poisson resamples of each model's rows (every row counted Poisson(1) times)"
+    else:
+        replicates = (
+            "resamples of the rows (unstratified; the replicates of every bootstrap interval here)"
+        )
     out.append(
         f'<p class="caption">Shaded: {kind} {settings.confidence_level:.0%} bootstrap bands '
-        f"from the report's {settings.n_resamples} resamples of the rows (unstratified; "
-        f"the replicates of every bootstrap interval here), seed {settings.rng_seed}. "
+        f"from the report's {settings.n_resamples} {replicates}, seed {settings.rng_seed}. "
         f"ROC AUC intervals: {escape(roc_interval)}.</p>"
     )
     prevalence = report.data.prevalence

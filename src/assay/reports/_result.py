@@ -51,7 +51,8 @@ class CurveReport:
     ``'precision_recall'`` (precision at the recalls ``grid``); ``kind`` is the band's
     kind (made from the replicates as :func:`assay.roc_band` and
     :func:`assay.precision_recall_band` make theirs); ``method`` says which replicates:
-    the report's own unstratified draw, where those functions keep the class sizes.
+    the report's own unstratified draw, where those functions keep the class sizes, or
+    in a Poisson report those functions' own Poisson replicates.
     """
 
     curve: str
