@@ -183,12 +183,22 @@ class _WorkerPeaks:
         self.peak = max(self.peak, *self.client.run(_rss_peak).values())
 
 
-def on_dask(directory: Path, resamples: int, workers: int, memory_limit: str) -> dict[str, Any]:
+def on_dask(
+    directory: Path, resamples: int, workers: int, memory_limit: str, malloc_trim: bool = True
+) -> dict[str, Any]:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
     import assay.dask
+    import dask
 
+    if not malloc_trim:
+        # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536 (freed memory
+        # goes back to the system at once, so large arrays are mapped and faulted in
+        # afresh every time); the other variables of its default are kept
+        environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+        dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
     cluster = LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
@@ -294,6 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spark", action="store_true", help="also time Spark MLlib")
     parser.add_argument("--data", type=Path, default=ROOT / ".benchmarks")
     parser.add_argument("--skip-single", action="store_true", help="do not time one machine")
+    parser.add_argument(
+        "--no-malloc-trim",
+        action="store_true",
+        help="start the workers without Dask's default MALLOC_TRIM_THRESHOLD_",
+    )
     parser.add_argument("-o", "--output", type=Path, default=None)
     args = parser.parse_args(argv)
     rows = int(args.rows)
@@ -313,7 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{rows:,} rows, {args.files} files, load {os.getloadavg()[0]:.1f}", flush=True)
     if not args.skip_single:
         record["single"] = single_machine(directory, args.resamples)
-    record["dask"] = on_dask(directory, args.resamples, args.workers, args.memory_limit)
+    record["malloc_trim"] = not args.no_malloc_trim
+    record["dask"] = on_dask(
+        directory, args.resamples, args.workers, args.memory_limit, not args.no_malloc_trim
+    )
     if args.spark:
         record["spark"] = on_spark(directory, args.workers)
     record["load_after"] = os.getloadavg()
