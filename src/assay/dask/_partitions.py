@@ -143,6 +143,50 @@ def partition_classes(y_true: Any, pos_label: Any, multiclass_hint: str) -> np.n
     return classes
 
 
+def empty_summary() -> PartitionSummary:
+    """The summary of a partition without rows."""
+    return PartitionSummary(0, np.empty(0), np.empty(0, dtype=np.float64), 0.0, 0.0, 0.0, None)
+
+
+class CheckedPartition(NamedTuple):
+    """One partition's columns, checked, with what its weights look like."""
+
+    classes: np.ndarray
+    labels: np.ndarray
+    scores: np.ndarray
+    weights: np.ndarray | None
+    weight_total: float
+    """The weights' sum (the rows without weights)."""
+    weight_max: float
+    weight_unit: float | None
+    """The power of two all its weights are whole multiples of (None: no such unit, or
+    no weight above zero)."""
+
+
+def checked_partition(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    pos_label: Any,
+    multiclass_hint: str,
+    score_name: str,
+    keep_float32: bool = False,
+) -> CheckedPartition:
+    """One partition's labels, scores and weights checked as on one machine (the caller
+    names the partition in an error, :func:`in_partition`)."""
+    classes = partition_classes(y_true, pos_label, multiclass_hint)
+    labels = label_array(y_true)
+    scores = as_scores(y_score, score_name, keep_float32=keep_float32)
+    n = check_same_length(**{"y_true": labels, score_name: scores})
+    weights = partition_weights(sample_weight, n)
+    if weights is None:
+        return CheckedPartition(classes, labels, scores, None, float(n), 0.0, None)
+    if not np.any(weights > 0):
+        return CheckedPartition(classes, labels, scores, weights, 0.0, 0.0, None)
+    total, largest = float(np.sum(weights)), float(np.max(weights))
+    return CheckedPartition(classes, labels, scores, weights, total, largest, _count_unit(weights))
+
+
 def summarise_partition(
     index: int,
     n_partitions: int,
@@ -156,29 +200,20 @@ def summarise_partition(
     """Check one partition and summarise it (see the module docstring); ``score_name``
     names the scores in errors."""
     if len(y_true) == 0 and len(y_score) == 0:
-        empty = np.empty(0, dtype=np.float64)
-        return PartitionSummary(0, np.empty(0), empty, 0.0, 0.0, 0.0, None)
+        return empty_summary()
 
     def check() -> PartitionSummary:
-        classes = partition_classes(y_true, pos_label, multiclass_hint)
-        scores = as_scores(y_score, score_name)
-        n = check_same_length(**{"y_true": label_array(y_true), score_name: scores})
-        weights = partition_weights(sample_weight, n)
+        part = checked_partition(
+            y_true, y_score, sample_weight, pos_label, multiclass_hint, score_name
+        )
+        n = part.scores.shape[0]
         size = min(n, SAMPLE_SIZE)
         rng = np.random.default_rng([_SAMPLE_SEED, index])
-        sample = np.sort(scores[rng.choice(n, size, replace=False)]) + 0.0  # -0.0 is 0.0
-        if weights is None or not np.any(weights > 0):
-            total = 0.0 if weights is not None else float(n)
-            return PartitionSummary(n, classes, sample, n / size, total, 0.0, None)
+        sample = np.sort(part.scores[rng.choice(n, size, replace=False)]) + 0.0  # -0.0 is 0.0
         return PartitionSummary(
-            n,
-            classes,
-            sample,
-            n / size,
-            float(np.sum(weights)),
-            float(np.max(weights)),
-            _count_unit(weights),
-        )
+            n, part.classes, sample, n / size, part.weight_total, part.weight_max,
+            part.weight_unit,
+        )  # fmt: skip
 
     result: PartitionSummary = in_partition(index, n_partitions, check)
     return result

@@ -22,19 +22,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay._validation import as_scores, check_same_length
 from assay.dask._buckets import Piece
 from assay.dask._partitions import (
     SAMPLE_SIZE,
+    CheckedPartition,
     PartitionSummary,
     Plan,
+    checked_partition,
+    empty_summary,
     in_partition,
-    label_array,
-    partition_classes,
-    partition_weights,
     weight_plan,
 )
-from assay.metrics._sorted import SortedBinary, _count_unit, sort_scaled
+from assay.metrics._sorted import SortedBinary, sort_scaled
 
 _EMPTY = np.empty(0, dtype=np.float64)
 
@@ -52,11 +51,13 @@ class SortedPartition(NamedTuple):
     """Its rows that carry weight (all rows without weights)."""
 
 
-def _local_scale(weights: np.ndarray | None, total: float, largest: float) -> float:
+def _local_scale(part: CheckedPartition) -> float:
     """The power of two one machine would scale these weights by if they were all."""
-    if weights is None or largest == 0.0:
+    if part.weights is None or part.weight_max == 0.0:
         return 1.0
-    summary = PartitionSummary(0, _EMPTY, _EMPTY, 0.0, total, largest, _count_unit(weights))
+    summary = PartitionSummary(
+        0, _EMPTY, _EMPTY, 0.0, part.weight_total, part.weight_max, part.weight_unit
+    )
     return weight_plan([summary], True)[0]
 
 
@@ -83,27 +84,25 @@ def sort_partition(
 ) -> tuple[PartitionSummary, SortedPartition]:
     """Check, sort and summarise one input partition (see the module docstring)."""
     if len(y_true) == 0 and len(y_score) == 0:
-        empty = PartitionSummary(0, np.empty(0), _EMPTY, 0.0, 0.0, 0.0, None)
-        return empty, SortedPartition(None, None, 1.0, 0)
+        return empty_summary(), SortedPartition(None, None, 1.0, 0)
 
     def work() -> tuple[PartitionSummary, SortedPartition]:
-        classes = partition_classes(y_true, pos_label, multiclass_hint)
-        labels = label_array(y_true)
-        scores = as_scores(y_score, score_name, keep_float32=True)
-        n = check_same_length(**{"y_true": labels, score_name: scores})
-        weights = partition_weights(sample_weight, n)
-        marked = classes[-1]
-        total, largest, unit = float(n), 0.0, None
-        if weights is not None:
-            total, largest = float(np.sum(weights)), float(np.max(weights))
-            unit = _count_unit(weights) if largest > 0.0 else None
-        scale = _local_scale(weights, total, largest)
-        data = sort_scaled(np.asarray(labels == marked, dtype=bool), scores, weights, scale, False)
+        part = checked_partition(
+            y_true, y_score, sample_weight, pos_label, multiclass_hint, score_name, True
+        )
+        marked = part.classes[-1]
+        scale = _local_scale(part)
+        is_marked = np.asarray(part.labels == marked, dtype=bool)
+        data = sort_scaled(is_marked, part.scores, part.weights, scale, False)
         kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
         if data.grouped:  # entries are (score, class) cells, not rows
-            kept = n if weights is None else int(np.count_nonzero(weights))
+            n = part.scores.shape[0]
+            kept = n if part.weights is None else int(np.count_nonzero(part.weights))
         sample, share = sorted_sample(data, SAMPLE_SIZE)
-        summary = PartitionSummary(n, classes, sample, share, total, largest, unit)
+        summary = PartitionSummary(
+            part.scores.shape[0], part.classes, sample, share, part.weight_total,
+            part.weight_max, part.weight_unit,
+        )  # fmt: skip
         return summary, SortedPartition(data, marked, scale, kept)
 
     result: tuple[PartitionSummary, SortedPartition] = in_partition(index, n_partitions, work)
