@@ -60,7 +60,7 @@ def _sorted_rows(y_true: Any, y_score: Any, pos_label: Any) -> tuple[np.ndarray,
             f"positives and {positive.shape[0] - n_positive} negatives."
         )
     data = sort_scores(positive, scores, None, group_ties=False)
-    is_positive, continues, _, _ = merge_atoms(*data.kernel_arguments, False)
+    is_positive, continues, _ = merge_atoms(*data.kernel_arguments)
     return is_positive, continues
 
 
