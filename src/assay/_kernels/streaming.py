@@ -390,7 +390,8 @@ def _finish_counts(options, context, state, sums):
 def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
-    ``trace``: when not empty, receives every atom's count (for tests).
+    ``trace``: None, or an array that receives every atom's count (for tests, and model
+    B of a paired replicate); None is a type of its own, and its copy is not compiled.
     """
     n = atoms.is_positive.shape[0]
     clustered = clusters.n_clusters > 0
@@ -406,7 +407,7 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
         counts = buffers.counts[: end - start]
         state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
                                  replicate_state, state, left)  # fmt: skip
-        if trace.shape[0] > 0:
+        if trace is not None:
             copy_into(trace[start:end], counts)
         scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
                                  scan_state, sums)  # fmt: skip
@@ -463,11 +464,10 @@ def _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negat
     replicate_classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
     sums = _sums(m)
-    no_trace = np.empty(0, dtype=np.int64)
     for r in range(worker, out.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, _ = _replicate(atoms, clusters, options, draw.scheme, replicate_classes, state,
-                               buffers, sums, no_trace)  # fmt: skip
+                               buffers, sums, None)  # fmt: skip
         out[r] = result
 
 
