@@ -19,8 +19,9 @@ sorted once, all classes together, as packed integer words (:func:`packed_words`
 leading varying bits of the score's order-preserving key, the class, the position within
 the class) by NumPy's vectorised ``np.sort``, called between the kernels; a walk over the
 sorted words (:func:`placements_from_words`) visits the tie groups and writes each row's
-placement to its position.  Rows whose scores share the prefix but differ below it are
-ordered by their full keys during the walk, so the order is exact.  The same walk yields
+placement to its position.  Rows whose scores share the prefix but differ below it must be
+in the order of their full keys; when the walk finds them out of order it stops, the caller
+orders them (:func:`order_runs`) and walks again, so the order is exact.  The same walk yields
 the AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the value of
 ``roc_auc_score`` without weights; with weights the class totals are summed in another
 order).
