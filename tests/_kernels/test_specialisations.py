@@ -263,8 +263,9 @@ def test_only_a_recording_scan_compiles_the_recording_path() -> None:
 
 
 def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> None:
-    """Rows whose scores share the packed prefix are ordered by the LSD sort alone: the
-    walk compiles neither the bucket passes nor the size dispatch around them."""
+    """Rows whose scores share the packed prefix are ordered by the LSD passes alone, in a
+    kernel of their own that the walk leaves to its caller: the walk compiles no sort at
+    all, and the ordering neither the bucket passes nor the size dispatch around them."""
     positive = _Y.astype(bool)
     # one distinct score needs more bits than a packed word's prefix holds (inexact
     # words), and four scores differ only below the prefix (a run to order)
@@ -277,14 +278,21 @@ def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> No
     v10, v01 = np.empty(m), np.empty(positive.shape[0] - m)
     totals = np.array([float(m), float(positive.shape[0] - m)])
     walk = _fresh(delong.placements_from_words)
-    auc = walk(words, class_keys, exact, index_bits, np.empty(0), False, totals, v10, v01)
+    arguments = (words, class_keys, exact, index_bits, np.empty(0), False, totals, v10, v01)
+    auc, unordered = walk(*arguments)
+    assert np.isnan(auc) and unordered >= 0  # the run is out of order: the walk stops
+    order = _fresh(delong.order_runs)
+    order(words, class_keys, index_bits, m, unordered)
+    auc, unordered = walk(*arguments)
+    assert unordered == -1
     assert auc == assay.reference.roc_auc_score(_Y, scores)  # exact: integer counts
-    called = _called(walk)
-    assert sorting.lsd_sort_with_payload.py_func in called
-    assert not called & {
+    sorts = {
+        sorting._lsd_with_payload.py_func,
         sorting.bucket_sort_with_payload.py_func,
         sorting._sort_bucket_with_payload.py_func,
     }
+    assert not _called(walk) & sorts
+    assert _called(order) & sorts == {sorting._lsd_with_payload.py_func}
 
 
 @pytest.mark.parametrize("offset", [-1, 0])
@@ -306,7 +314,7 @@ def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None
         monkeypatch.setattr(module, name, call)
 
     spy("bucket_sort_with_payload", sorting)
-    spy("lsd_sort_with_payload", sorting)
+    spy("_lsd_with_payload", sorting)
     spy("_sort_with_weights_buckets", ranking)
     spy("_sort_with_weights_lsd", ranking)
     expected = np.argsort(-values, kind="stable")
@@ -316,7 +324,7 @@ def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None
     np.testing.assert_array_equal(weights, expected)
     np.testing.assert_array_equal(negated, -values[expected])
     if offset < 0:
-        assert calls == ["lsd_sort_with_payload", "_sort_with_weights_lsd"]
+        assert calls == ["_lsd_with_payload", "_sort_with_weights_lsd"]
     else:
         assert calls == ["bucket_sort_with_payload", "_sort_with_weights_buckets"]
 

@@ -46,7 +46,7 @@ NO_GRID = np.empty(0)
 def merged_rows(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's atoms, and the row of the data each atom stands for."""
     data = sort_scores(y == 1, s, None, group_ties=False)
-    is_positive, continues, _, _ = streaming.merge_atoms(*data.kernel_arguments, False)
+    is_positive, continues, _ = streaming.merge_atoms(*data.kernel_arguments)
     order = np.lexsort((~(y == 1), -s))  # decreasing score; within a tie, positives first
     return is_positive, continues, order
 

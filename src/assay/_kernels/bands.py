@@ -36,7 +36,8 @@ from numba import prange
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_parallel
 from assay._kernels._rng import stream
-from assay._kernels.streaming import _BLOCK, block_positive_counts, stratified_block
+from assay._kernels.draws import block_positive_counts
+from assay._kernels.streaming import _BLOCK, stratified_block
 
 # a count no replicate reaches: the threshold past the last grid point
 _NEVER = np.int64(np.iinfo(np.int64).max)

@@ -19,8 +19,9 @@ sorted once, all classes together, as packed integer words (:func:`packed_words`
 leading varying bits of the score's order-preserving key, the class, the position within
 the class) by NumPy's vectorised ``np.sort``, called between the kernels; a walk over the
 sorted words (:func:`placements_from_words`) visits the tie groups and writes each row's
-placement to its position.  Rows whose scores share the prefix but differ below it are
-ordered by their full keys during the walk, so the order is exact.  The same walk yields
+placement to its position.  Rows whose scores share the prefix but differ below it must be
+in the order of their full keys; when the walk finds them out of order it stops, the caller
+orders them (:func:`order_runs`) and walks again, so the order is exact.  The same walk yields
 the AUC by the formula of :mod:`assay._kernels.scans.roc_auc` (bit for bit the value of
 ``roc_auc_score`` without weights; with weights the class totals are summed in another
 order).
@@ -38,7 +39,7 @@ from assay._kernels.atoms import next_tie_group
 from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
-from assay._kernels.sorting import descending_key, lsd_sort_with_payload
+from assay._kernels.sorting import _lsd_with_payload, descending_key
 
 _WORD_BITS = 63  # packed words stay non-negative int64 (a row's word sorts as a number)
 
@@ -161,20 +162,53 @@ def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mas
     By LSD passes at any length: such a run holds rows whose scores agree on every bit of
     the prefix (all but the lowest few of their varying bits), short in any real data,
     and the bucket passes of long inputs would be compiled into every DeLong kernel."""
-    keys = np.empty(end - start, dtype=np.uint64)
+    size = end - start
+    keys = np.empty(size, dtype=np.uint64)
     for r in range(start, end):
         keys[r - start] = _full_key(words[r], class_keys, m, class_bit, position_mask)
-    lsd_sort_with_payload(keys, words[start:end])
+    scratch_keys = np.empty(size, dtype=np.uint64)
+    scratch_words = np.empty(size, dtype=np.int64)
+    _lsd_with_payload(keys, words[start:end], scratch_keys, scratch_words, np.int64(0), size)
 
 
 @jit_inline
-def _order_run(words, start, end, class_keys, m, class_bit, position_mask):
-    """Order a run of words of one prefix by full key, unless all its rows tie."""
-    first = _full_key(words[start], class_keys, m, class_bit, position_mask)
+def _run_is_ordered(words, start, end, class_keys, m, class_bit, position_mask):
+    """Whether the rows of ``words[start:end]`` are in the order of their full keys."""
+    previous = _full_key(words[start], class_keys, m, class_bit, position_mask)
     for r in range(start + 1, end):
-        if _full_key(words[r], class_keys, m, class_bit, position_mask) != first:
+        key = _full_key(words[r], class_keys, m, class_bit, position_mask)
+        if key < previous:
+            return False
+        previous = key
+    return True
+
+
+@jit_inline
+def _run_end(words, start, prefix_shift):
+    """The end of the run of words of the prefix of ``words[start]``."""
+    prefix = words[start] >> prefix_shift
+    end = start + 1
+    while end < words.shape[0] and words[end] >> prefix_shift == prefix:
+        end += 1
+    return end
+
+
+@jit
+def order_runs(words, class_keys, index_bits, m, start):
+    """Order the rows of every run of one prefix from ``words[start]`` on by their full
+    keys (stably), for :func:`placements_from_words` (see there).  Compiled and called
+    only for data that need it: rows whose scores differ only below the prefix of
+    inexact words, which the walk found out of order."""
+    prefix_shift = np.int64(index_bits + 1)
+    class_bit = np.int64(1) << np.int64(index_bits)
+    position_mask = class_bit - np.int64(1)
+    while start < words.shape[0]:
+        end = _run_end(words, start, prefix_shift)
+        if end - start > 1 and not _run_is_ordered(
+            words, start, end, class_keys, m, class_bit, position_mask
+        ):
             _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask)
-            return
+        start = end
 
 
 @jit
@@ -184,12 +218,17 @@ def placements_from_words(
     """Placements of one model into ``v10`` / ``v01`` from its sorted :func:`packed_words`.
 
     A tie group is a run of words of one prefix when the words are ``exact`` or the run
-    is one row long; a longer run of inexact words is first ordered by the rows' full
-    keys (``class_keys``) and cut wherever the key changes.  ``weights`` holds the
+    is one row long; a longer run of inexact words must be in the order of the rows' full
+    keys (``class_keys``), and is cut wherever the key changes.  ``weights`` holds the
     positives' weights then the negatives' (in order of appearance; ignored unless
     ``use_weights``), ``totals`` the two class totals, both positive.  The tie groups are
-    visited from the highest score down; returns the AUC,
-    ``sum_k N_k (2 TP_k + P_k) / (2 U W)``, folded as :mod:`assay._kernels.scans.roc_auc`.
+    visited from the highest score down; returns ``(auc, -1)``, the AUC
+    ``sum_k N_k (2 TP_k + P_k) / (2 U W)`` folded as :mod:`assay._kernels.scans.roc_auc`.
+
+    A run found out of the order of its full keys (rows whose scores differ only below
+    the prefix, rare in real data) stops the walk: it returns ``(nan, start)`` with the
+    run's start, the caller orders the runs from there (:func:`order_runs`) and walks
+    again.  So the sort of such runs is compiled only for data that need it.
     """
     n = words.shape[0]
     m = v10.shape[0]
@@ -206,13 +245,12 @@ def placements_from_words(
     shared = False  # does that run hold rows of several scores?
     while start < n:
         if start == run_end:
-            prefix = words[start] >> prefix_shift
-            run_end = start + 1
-            while run_end < n and words[run_end] >> prefix_shift == prefix:
-                run_end += 1
+            run_end = _run_end(words, start, prefix_shift)
             shared = not exact and run_end - start > 1
-            if shared:
-                _order_run(words, start, run_end, class_keys, m, class_bit, position_mask)
+            if shared and not _run_is_ordered(
+                words, start, run_end, class_keys, m, class_bit, position_mask
+            ):
+                return np.nan, np.int64(start)  # to be ordered first (order_runs)
         stop = run_end
         if shared:
             key = _full_key(words[start], class_keys, m, class_bit, position_mask)
@@ -251,7 +289,7 @@ def placements_from_words(
         tp += p
         fp += q
         start = stop
-    return scan_finish(options, context, state)
+    return scan_finish(options, context, state), np.int64(-1)
 
 
 @jit

@@ -21,9 +21,9 @@ from assay._kernels._jit import jit, jit_inline
 from assay._kernels.atoms import count_tie_groups, next_tie_group
 from assay._kernels.sorting import (
     MSD_THRESHOLD,
+    _lsd_with_payload,
     bucket_sort_with_payload,
     descending_key,
-    lsd_sort_with_payload,
 )
 
 _SIGN = np.uint64(0x8000000000000000)
@@ -202,7 +202,10 @@ def _keys_to_negated_scores(bits):
 def _sort_with_weights_lsd(negated_scores, weights):
     bits = negated_scores.view(np.uint64)
     _negated_scores_to_keys(bits)
-    lsd_sort_with_payload(bits, weights)
+    n = bits.shape[0]
+    # the LSD passes themselves (lsd_sort_with_payload, their Python driver, is not a kernel)
+    _lsd_with_payload(bits, weights, np.empty(n, dtype=np.uint64), np.empty_like(weights),
+                      np.int64(0), n)  # fmt: skip
     _keys_to_negated_scores(bits)
 
 

@@ -355,18 +355,19 @@ def _sort_bucket_with_payload(
         low = high_end
 
 
-@jit
 def lsd_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable), by LSD
     passes alone: the sort of :func:`radix_sort_with_payload` below ``MSD_THRESHOLD``
-    keys, and of any size inside kernels (it compiles no bucket path)."""
+    keys.  The scratch buffers are made here, in Python, and the passes run in one
+    kernel (:func:`_lsd_with_payload`), which kernels that sort inside call themselves:
+    a compiled wrapper around it would be one more function to compile, whose module
+    would optimise and generate the passes' code once more."""
     n = keys.shape[0]
     if n < 2:
         return
     scratch_keys = np.empty(n, dtype=np.uint64)
     scratch_payload = np.empty_like(payload)
-    # np.int64: a literal 0 would compile a second specialisation of the LSD sort
-    _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, np.int64(0), n)
+    _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, 0, n)
 
 
 @jit

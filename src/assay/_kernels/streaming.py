@@ -36,7 +36,7 @@ from numba.extending import overload
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
 from assay._kernels._rng import score_key, stream
-from assay._kernels.draws import _BLOCK, block_positive_counts, draw_block, draws_left
+from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import POISSON, _rows_multinomial
@@ -151,15 +151,14 @@ class _Classes(NamedTuple):
 
 
 @jit
-def merge_atoms(a, b, wa, wb, use_weights, keyed):
+def merge_atoms(a, b, wa, wb, use_weights):
     """Merge two classes' sorted atoms into one order of decreasing score.
 
     ``a``, ``b``: negated scores of the positive and negative atoms, ascending; ``wa``,
     ``wb``: their weights or cell sizes (read when ``use_weights``).  Returns
-    ``(is_positive, continues, value, key)`` where ``continues[k]`` says that atom
-    ``k + 1`` has the same score (the tie group goes on) and, when ``keyed``, ``key[k]``
-    is the key of the atom's (score, class) cell (:func:`assay._kernels._rng.score_key`;
-    empty otherwise).  Within a tie group the positives come first.
+    ``(is_positive, continues, value)`` where ``continues[k]`` says that atom ``k + 1``
+    has the same score (the tie group goes on).  Within a tie group the positives come
+    first.  The Poisson bootstrap's keys of the atoms are :func:`merged_keys`.
     """
     na = a.shape[0]
     nb = b.shape[0]
@@ -167,9 +166,6 @@ def merge_atoms(a, b, wa, wb, use_weights, keyed):
     is_positive = np.empty(n, dtype=np.bool_)
     continues = np.empty(n, dtype=np.bool_)
     value = np.empty(n if use_weights else 0, dtype=np.float64)
-    key = np.empty(n if keyed else 0, dtype=np.uint64)
-    a_bits = a.view(np.uint64)
-    b_bits = b.view(np.uint64)
     i = 0
     j = 0
     previous = 0.0
@@ -179,23 +175,41 @@ def merge_atoms(a, b, wa, wb, use_weights, keyed):
             score = a[i]
             if use_weights:
                 value[k] = wa[i]
-            if keyed:  # the bits of the score itself: the negated score's, sign flipped
-                key[k] = score_key(a_bits[i] ^ _SIGN, _POSITIVE_TAG)
             i += 1
         else:
             is_positive[k] = False
             score = b[j]
             if use_weights:
                 value[k] = wb[j]
-            if keyed:
-                key[k] = score_key(b_bits[j] ^ _SIGN, _NEGATIVE_TAG)
             j += 1
         if k > 0:
             continues[k - 1] = score == previous
         previous = score
     if n > 0:
         continues[n - 1] = False
-    return is_positive, continues, value, key
+    return is_positive, continues, value
+
+
+@jit
+def merged_keys(a, b, is_positive):
+    """The key of every atom's (score, class) cell in the merged order of
+    :func:`merge_atoms` (:func:`assay._kernels._rng.score_key` of the score's bits and
+    the class), for the Poisson bootstrap: a kernel of its own, so that the other
+    schemes never compile the keys."""
+    a_bits = a.view(np.uint64)
+    b_bits = b.view(np.uint64)
+    key = np.empty(is_positive.shape[0], dtype=np.uint64)
+    i = 0
+    j = 0
+    for k in range(is_positive.shape[0]):
+        # the bits of the score itself: the negated score's, sign flipped
+        if is_positive[k]:
+            key[k] = score_key(a_bits[i] ^ _SIGN, _POSITIVE_TAG)
+            i += 1
+        else:
+            key[k] = score_key(b_bits[j] ^ _SIGN, _NEGATIVE_TAG)
+            j += 1
+    return key
 
 
 @jit
@@ -376,7 +390,8 @@ def _finish_counts(options, context, state, sums):
 def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
-    ``trace``: when not empty, receives every atom's count (for tests).
+    ``trace``: None, or an array that receives every atom's count (for tests, and model
+    B of a paired replicate); None is a type of its own, and its copy is not compiled.
     """
     n = atoms.is_positive.shape[0]
     clustered = clusters.n_clusters > 0
@@ -392,32 +407,32 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
         counts = buffers.counts[: end - start]
         state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
                                  replicate_state, state, left)  # fmt: skip
-        if trace.shape[0] > 0:
+        if trace is not None:
             copy_into(trace[start:end], counts)
         scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
                                  scan_state, sums)  # fmt: skip
     return finish_counts(options, context, scan_state, sums), state
 
 
-@jit
 def _class_counts(atoms):
-    """The rows of each class and the positive atoms of every block."""
-    block_positives = block_positive_counts(atoms.is_positive)
+    """The rows of each class and the positive atoms of every block of ``_BLOCK``.
+
+    Counted in NumPy, exactly (integers, and the integer sizes of tie cells summed in
+    float64, exact in any order below 2**53), as fast as a kernel and not compiled: one
+    kernel fewer for a resampling call's first run."""
     n = atoms.is_positive.shape[0]
+    flags = atoms.is_positive.view(np.uint8)
+    full = n - n % _BLOCK
+    block_positives = np.empty((n + _BLOCK - 1) // _BLOCK, dtype=np.int64)
+    block_positives[: full // _BLOCK] = flags[:full].reshape(-1, _BLOCK).sum(axis=1)
+    if full < n:
+        block_positives[-1] = flags[full:].sum()
     if not atoms.cells:  # an atom is a row: the positive rows are counted by block already
-        positives = np.int64(0)
-        for count in block_positives:
-            positives += count
-        return positives, n - positives, block_positives
-    n_positive = 0.0
-    n_negative = 0.0
-    for k in range(n):
-        size = atoms.value[k]
-        if atoms.is_positive[k]:
-            n_positive += size
-        else:
-            n_negative += size
-    return np.int64(n_positive), np.int64(n_negative), block_positives
+        n_positive = int(block_positives.sum())
+        return n_positive, n - n_positive, block_positives
+    n_positive = atoms.value.sum(where=atoms.is_positive)
+    n_negative = atoms.value.sum(where=~atoms.is_positive)
+    return int(n_positive), int(n_negative), block_positives
 
 
 @jit_inline
@@ -449,11 +464,10 @@ def _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negat
     replicate_classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
     sums = _sums(m)
-    no_trace = np.empty(0, dtype=np.int64)
     for r in range(worker, out.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, _ = _replicate(atoms, clusters, options, draw.scheme, replicate_classes, state,
-                               buffers, sums, no_trace)  # fmt: skip
+                               buffers, sums, None)  # fmt: skip
         out[r] = result
 
 
@@ -478,17 +492,21 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
 
 
 @jit
-def traced_replicate(atoms, clusters, options, draw):
-    """Replicate ``draw.first_replicate`` of :func:`bootstrap_ranking` with every atom's
-    count (for tests): ``(value, counts)``."""
+def _traced_replicate(atoms, clusters, options, draw, n_positive, n_negative, block_positives):
     m = count_groups(atoms.continues) if scan_records(options) else 0
     trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
     result, _ = _replicate(
-        atoms, clusters, options, draw.scheme, _Classes(*_class_counts(atoms)),
+        atoms, clusters, options, draw.scheme, _Classes(n_positive, n_negative, block_positives),
         stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(clusters.n_clusters),
         _sums(m), trace,
     )  # fmt: skip
     return result, trace
+
+
+def traced_replicate(atoms, clusters, options, draw):
+    """Replicate ``draw.first_replicate`` of :func:`bootstrap_ranking` with every atom's
+    count (for tests): ``(value, counts)``."""
+    return _traced_replicate(atoms, clusters, options, draw, *_class_counts(atoms))
 
 
 @jit

@@ -100,11 +100,12 @@ def _model_placements(
     m = v10.shape[0]
     words, class_keys, index_bits, exact = kernels.packed_words(scores, positive, m)
     words.sort()  # NumPy's vectorised sort of integers (it releases the GIL)
-    return float(
-        kernels.placements_from_words(
-            words, class_keys, exact, index_bits, weights, weighted, totals, v10, v01
-        )
-    )
+    arguments = (words, class_keys, exact, index_bits, weights, weighted, totals, v10, v01)
+    auc, unordered = kernels.placements_from_words(*arguments)
+    if unordered >= 0:  # rows of one prefix out of the order of their scores (rare)
+        kernels.order_runs(words, class_keys, index_bits, m, unordered)
+        auc, unordered = kernels.placements_from_words(*arguments)
+    return float(auc)
 
 
 def _run_on_threads(task: Callable[[int], None], count: int, threads: int) -> None:

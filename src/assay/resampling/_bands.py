@@ -76,7 +76,7 @@ def _both_classes(y_true: Any, y_score: Any, pos_label: Any) -> tuple[np.ndarray
 
 def _sorted_rows(positive: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     data = sort_scores(positive, scores, None, group_ties=False)
-    is_positive, continues, _, _ = merge_atoms(*data.kernel_arguments, False)
+    is_positive, continues, _ = merge_atoms(*data.kernel_arguments)
     return is_positive, continues
 
 

@@ -91,14 +91,16 @@ def stream_plan(
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
     if clusters is None and not (keyed and weights is not None):
         data = sort_scores(positive, scores, weights, group_ties=weights is None)
-        is_positive, continues, value, key = streaming.merge_atoms(
+        is_positive, continues, value = streaming.merge_atoms(
             data.positive_scores,
             data.negative_scores,
             data.positive_weights,
             data.negative_weights,
             data.use_weights,
-            keyed,
         )
+        key = _EMPTY_KEY
+        if keyed:
+            key = streaming.merged_keys(data.positive_scores, data.negative_scores, is_positive)
         in_cells = data.grouped or not keyed
         repeats = _EMPTY_BOOL if in_cells else _repeats(is_positive, continues, None)
         atoms = streaming.RowAtoms(
