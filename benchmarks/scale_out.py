@@ -212,8 +212,12 @@ def on_dask(
         calls = _calls(assay.dask, resamples)
         first = sorted(directory.glob("*.parquet"))[0]
         small = dd.read_parquet(str(first)).head(2000, compute=False).repartition(npartitions=2)
+        # one file in several partitions too: its sorts take the large inputs' sort (from
+        # 2**16 rows), which each worker loads or calibrates on its first use
+        one_file = dd.read_parquet(str(first)).repartition(npartitions=4)
         for call in calls.values():  # compile on every worker
             call(small["label"], small["score"])
+            call(one_file["label"], one_file["score"])
         results: dict[str, Any] = {}
         for name, call in calls.items():
             frame = dd.read_parquet(str(directory))
