@@ -8,16 +8,18 @@ The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the worker
    range;
 2. every sorted partition is cut at the splitters into one piece per bucket; equal
    scores, ``-0.0`` and ``0.0`` included, share a bucket; the pieces of a group of
-   partitions are joined (:func:`combine_pieces`);
-3. each bucket merges its pieces from every group into its atoms
+   partitions are bundled (:func:`combine_pieces`);
+3. each bucket joins its pieces from every group and sorts each class again
    (:func:`merge_bucket`): the exchange moves sorted scores or cells, never rows
-   through a shuffle (a heavy score among many distinct ones still travels row by row
-   to its one bucket);
+   through a shuffle (a heavy score among many distinct ones travels as one cell per
+   partition and class); :func:`atoms_of` builds a bucket's atoms for the callers that
+   read atoms;
 4. the buckets' totals, in descending score order, give each bucket the weight above it
    and the context (:func:`make_prefix`); a metric with a below pass gets the summary
    of the buckets under each bucket;
-5. each bucket is folded from its prefix (:func:`bucket_states`) and the states are
-   combined in order and finished (:func:`finish_states`).
+5. each bucket is folded from its prefix (:func:`bucket_states`: a merge of its two
+   sorted classes, or its atoms) and the states are combined in order and finished
+   (:func:`finish_states`).
 
 A job that needs the rows themselves in their buckets (the paired jobs, which carry a
 second model's score with each row) moves them with Dask's shuffle instead
