@@ -304,6 +304,23 @@ def test_small_data_equals_one_machine(data):
                           equal_nan=True)  # fmt: skip
 
 
+def _multilabel_both_ways(metric, dask_columns, dask_weight, columns, weight, keywords):
+    """``(bootstrap on Dask, on one machine, compare on Dask, on one machine)`` of
+    ``metric`` (the one-machine calls with the Poisson draw)."""
+    first, second, third = dask_columns
+    truth, guess, other = columns
+    return (
+        assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords),
+        assay.bootstrap(
+            metric, truth, guess, sample_weight=weight, resampling="poisson", **keywords
+        ),
+        assay.dask.compare(metric, first, second, third, sample_weight=dask_weight, **keywords),
+        assay.compare(
+            metric, truth, guess, other, sample_weight=weight, resampling="poisson", **keywords
+        ),
+    )
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("average", ["macro", "samples"])
 def test_multilabel_rows_equal_one_machine(synchronous, weighted, average):
@@ -320,13 +337,9 @@ def test_multilabel_rows_equal_one_machine(synchronous, weighted, average):
     dask_weight = None if weight is None else da.from_array(weight, chunks=(chunks,))
     metric = functools.partial(assay.f1_score, average=average, zero_division=0.0)
     keywords = {"n_resamples": N_RESAMPLES, "rng": SEED}
-    got = assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords)
-    expected = assay.bootstrap(metric, truth, guess, sample_weight=weight,
-                               resampling="poisson", **keywords)  # fmt: skip
-    paired = assay.dask.compare(metric, first, second, third, sample_weight=dask_weight,
-                                **keywords)  # fmt: skip
-    one = assay.compare(metric, truth, guess, other, sample_weight=weight,
-                        resampling="poisson", **keywords)  # fmt: skip
+    got, expected, paired, one = _multilabel_both_ways(
+        metric, (first, second, third), dask_weight, (truth, guess, other), weight, keywords
+    )
     if average == "samples":  # a weighted mean over distinct rows: to rounding
         rtol = FRACTIONAL_WEIGHTS_RTOL
         np.testing.assert_allclose(got.bootstrap_distribution, expected.bootstrap_distribution,
@@ -367,13 +380,9 @@ def test_small_multilabel_data_equals_one_machine(data):
     with warnings.catch_warnings(), dask.config.set(scheduler="synchronous"):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         matrices = assay.dask.multilabel_confusion_matrix(first, second, sample_weight=dask_weight)
-        got = assay.dask.bootstrap(metric, first, second, sample_weight=dask_weight, **keywords)
-        expected = assay.bootstrap(metric, truth, guess, sample_weight=weight,
-                                   resampling="poisson", **keywords)  # fmt: skip
-        paired = assay.dask.compare(metric, first, second, third, sample_weight=dask_weight,
-                                    **keywords)  # fmt: skip
-        one = assay.compare(metric, truth, guess, other, sample_weight=weight,
-                            resampling="poisson", **keywords)  # fmt: skip
+        got, expected, paired, one = _multilabel_both_ways(
+            metric, (first, second, third), dask_weight, (truth, guess, other), weight, keywords
+        )
     expected_matrices = assay.multilabel_confusion_matrix(truth, guess, sample_weight=weight)
     assert np.array_equal(matrices, expected_matrices)
     assert got.estimate == expected.estimate
