@@ -42,6 +42,20 @@ def graph_names(*lazy: Any) -> set[str]:
     return {key_split(key) for value in lazy for key in value.__dask_graph__()}
 
 
+def task_name(key: Any) -> str:
+    """A task key's name without its token, e.g. ``frompandas-getitem-getitem-sort_partition``
+    for a task that reads the partitions of two columns and sorts them."""
+    name = key[0] if isinstance(key, tuple) else key
+    return str(name).rsplit("-", 1)[0]
+
+
+def is_task_of(key: Any, name: str) -> bool:
+    """Whether the task ``key`` runs ``name`` (a task that also reads its input partition
+    is named after its reads too: ``...-getitem-sort_partition``)."""
+    full = task_name(key)
+    return key_split(key) == name or full == name or full.endswith("-" + name)
+
+
 def assert_peer_to_peer(*lazy: Any) -> None:
     """The lazy values shuffle with Dask's peer-to-peer shuffle (the one a user with a
     current client gets), not with the shuffle through local files."""

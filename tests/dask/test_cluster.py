@@ -17,7 +17,14 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import PARTITION_SIZES, assert_peer_to_peer, graph_names, partitioned
+from tests.dask.conftest import (
+    PARTITION_SIZES,
+    assert_peer_to_peer,
+    graph_names,
+    is_task_of,
+    partitioned,
+    task_name,
+)
 from tests.dask.test_delong import assert_equal_results
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
 
@@ -92,7 +99,12 @@ def test_every_function_on_a_cluster_equals_one_machine(data, dask_client):
         paired = assay.dask.delong_test(ddf["y"], ddf["score"], ddf["second"], compute=False)
         assert_peer_to_peer(paired)
         # a ranking metric moves atoms, not rows: no shuffle
-        assert {"sort_partition", "cut_partition", "merge_bucket"} <= graph_names(lazy[0])
+        assert {"cut_partition", "merge_bucket"} <= graph_names(lazy[0])
+        # the task that sorts a partition also selects its two columns (``getitem``)
+        # from the frame's partition: one task a partition reads both
+        sorts = [task_name(k) for k in lazy[0].__dask_graph__() if is_task_of(k, "sort_partition")]
+        assert len(sorts) == ddf.npartitions
+        assert all(name.startswith("getitem-getitem-") for name in sorts), sorts
         assert not any(name.startswith("shuffle") for name in graph_names(lazy[0]))
         *values, paired_result = dask.compute(*lazy, paired, scheduler=dask_client.get)
     assert_equal_results(

@@ -38,10 +38,15 @@ import pytest
 import assay
 import assay.dask
 import dask
-from tests.dask.conftest import assert_peer_to_peer, cluster_arguments, graph_names, partitioned
+from tests.dask.conftest import (
+    assert_peer_to_peer,
+    cluster_arguments,
+    graph_names,
+    is_task_of,
+    partitioned,
+)
 
 distributed = pytest.importorskip("distributed")
-from dask.utils import key_split  # noqa: E402
 from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
 
 SEED = 20261126
@@ -72,7 +77,7 @@ class KillOnFirst(SchedulerPlugin):
     def transition(
         self, key: Any, start: str, finish: str, *args: Any, stimulus_id: str, **kwargs: Any
     ) -> None:
-        if self.killed is None and finish == "memory" and key_split(key) == self.name:
+        if self.killed is None and finish == "memory" and is_task_of(key, self.name):
             worker = kwargs["worker"]
             os.kill(self.pids[worker], signal.SIGKILL)
             self.killed = (worker, self.pids[worker])

@@ -113,6 +113,21 @@ def test_dask_arrays_are_accepted(data, synchronous):
     )
 
 
+def test_columns_of_separate_collections_are_accepted(data, synchronous):
+    """A dask Series beside a dask array (each column read by a task of its own), and
+    Series of two frames partitioned alike (read by one task a partition)."""
+    frame, ddf = data
+    sizes = [len(part) for part in ddf.partitions]
+    score = da.from_array(frame["score"].to_numpy(), chunks=(tuple(sizes),))
+    expected = _one_machine("average_precision_score", frame, None)
+    assert assay.dask.average_precision_score(ddf["y"], score) == expected
+    other = partitioned(frame[["score"]], tuple(sizes))
+    assert assay.dask.average_precision_score(ddf["y"], other["score"]) == expected
+    assert assay.dask.roc_auc_score(ddf["y"], other["score"]) == _one_machine(
+        "roc_auc_score", frame, None
+    )
+
+
 def test_a_heavy_score_gets_its_own_bucket(data):
     """Half the rows score 0.0 (and some -0.0): one bucket holds exactly those, and no
     other bucket holds more than about twice its share."""

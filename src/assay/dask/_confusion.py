@@ -23,7 +23,7 @@ from dask.delayed import delayed
 import dask
 from assay import metrics
 from assay._validation import check_same_length
-from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
+from assay.dask._partitions import in_partition, partition_tasks, partition_weights
 from assay.metrics._registry import METRICS
 
 _MISSING = np.empty(0)
@@ -206,12 +206,12 @@ def confusion_function(name: str) -> Callable[..., Any]:
                 "`samplewise=True` gives one matrix per row, which a sum over the "
                 "partitions does not keep; on Dask the matrices are per label."
             )
-        (a, b, w), n = aligned_partitions(
-            two_d=True, **{names[0]: first, names[1]: second, "sample_weight": sample_weight}
+        parts, _ = partition_tasks(
+            partition_pairs,
+            {names[0]: first, names[1]: second, "sample_weight": sample_weight},
+            names,
+            two_d=True,
         )
-        parts = [
-            delayed(partition_pairs, pure=True)(i, n, a[i], b[i], w[i], names) for i in range(n)
-        ]
         outcome = delayed(evaluate_pairs, pure=True)(function, parts, options)
         if not compute:
             return delayed(_value, pure=True)(outcome)

@@ -13,7 +13,12 @@ from dask.delayed import Delayed, delayed
 import dask
 from assay.dask import _buckets as buckets
 from assay.dask import _sorted_partitions as sorted_partitions
-from assay.dask._partitions import aligned_partitions, make_plan, summarise_partition
+from assay.dask._partitions import (
+    aligned_partitions,
+    make_plan,
+    partition_tasks,
+    summarise_partition,
+)
 from assay.exceptions import UndefinedMetricWarning
 
 
@@ -111,17 +116,14 @@ def ranking_job(
     rows through a shuffle; the pieces are joined in groups because every piece sent
     is a task of the graph.
     """
-    (trues, scores, weights), n = aligned_partitions(
-        y_true=y_true, y_score=y_score, sample_weight=sample_weight
+    sorted_parts, n = partition_tasks(
+        sorted_partitions.sort_partition,
+        {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight},
+        pos_label,
+        multiclass_hint,
     )
     use_weights = sample_weight is not None
     n_buckets = buckets.exchange_size(n)
-    sorted_parts = [
-        delayed(sorted_partitions.sort_partition, pure=True, nout=2)(
-            i, n, t, s, w, pos_label, multiclass_hint
-        )
-        for i, (t, s, w) in enumerate(zip(trues, scores, weights, strict=True))
-    ]
     plan = delayed(make_plan, pure=True)(
         [part[0] for part in sorted_parts], pos_label, multiclass_hint, use_weights, n_buckets
     )

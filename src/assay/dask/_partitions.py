@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+from dask.delayed import delayed
 
 from assay._labels import few_distinct_values, numbers_of_objects
 from assay._scaling import power_of_two_scale
@@ -80,6 +81,64 @@ def aligned_partitions(two_d: bool = False, **collections: Any) -> tuple[list[li
             )
     columns = [named.get(name) or [None] * len(first) for name in collections]
     return columns, len(first)
+
+
+def partition_tasks(
+    function: Callable[..., Any], collections: dict[str, Any], *args: Any, two_d: bool = False
+) -> tuple[list[Any], int]:
+    """``function(index, n_partitions, *columns, *args)`` on every partition, lazily,
+    one task a partition (the columns in the order of ``collections``, None for a
+    collection given as None); and the number of partitions.  ``two_d`` admits 2-D
+    collections (multilabel indicators) but for ``sample_weight``.
+
+    When the collections are dask Series (or, ``two_d``, DataFrames), that task also
+    reads them: the columns of a dask DataFrame are read together, each file once, not
+    once per column (and not by a task of their own).
+    """
+    import dask.dataframe as dd
+    import pandas as pd
+
+    def fused(name: str, collection: Any) -> bool:
+        if isinstance(collection, dd.Series):
+            return True
+        return two_d and name != "sample_weight" and isinstance(collection, dd.DataFrame)
+
+    given = [c for c in collections.values() if c is not None]
+    if not all(fused(name, c) for name, c in collections.items() if c is not None):
+        columns, n = aligned_partitions(two_d, **collections)
+        tasks = [
+            delayed(function, pure=True)(i, n, *(column[i] for column in columns), *args)
+            for i in range(n)
+        ]
+        return tasks, n
+    counts = {c.npartitions for c in given}
+    if len(counts) > 1:
+        aligned_partitions(two_d, **collections)  # raises: different numbers of partitions
+    n = counts.pop()
+    mapped = dd.map_partitions(
+        _on_partition,
+        *collections.values(),
+        function=function,
+        n_partitions=n,
+        args=args,
+        meta=pd.Series(dtype=object),
+        align_dataframes=False,
+        enforce_metadata=False,
+        transform_divisions=False,
+        token=function.__name__,
+    )
+    return list(mapped.to_delayed()), n
+
+
+def _on_partition(
+    *columns: Any,
+    function: Callable[..., Any],
+    n_partitions: int,
+    args: tuple[Any, ...],
+    partition_info: dict[str, Any] | None = None,
+) -> Any:
+    assert partition_info is not None, "Dask gives the partition's number"
+    return function(partition_info["number"], n_partitions, *columns, *args)
 
 
 def in_partition(index: int, n_partitions: int, check: Callable[[], Any]) -> Any:

@@ -18,7 +18,7 @@ from dask.delayed import delayed
 import dask
 from assay._validation import as_finite_array, check_same_length
 from assay.dask._graph import deliver
-from assay.dask._partitions import aligned_partitions, in_partition, partition_weights
+from assay.dask._partitions import in_partition, partition_tasks, partition_weights
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "r2_score", "root_mean_squared_error"]
 
@@ -105,8 +105,9 @@ def combine_sums(parts: list[Sums]) -> Sums:
 
 
 def _sums_graph(y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
-    (t, p, w), n = aligned_partitions(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
-    parts = [delayed(partition_sums, pure=True)(i, n, t[i], p[i], w[i]) for i in range(n)]
+    parts, _ = partition_tasks(
+        partition_sums, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight}
+    )
     return delayed(combine_sums, pure=True)(parts)
 
 
