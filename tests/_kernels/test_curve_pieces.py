@@ -8,6 +8,8 @@ table.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -15,7 +17,14 @@ from hypothesis import strategies as st
 
 from assay import reference
 from assay._kernels import pieces
-from assay._kernels.ranking import DROP_COLLINEAR, DROP_FLAT_RECALL, DROP_NONE, curve_points
+from assay._kernels.ranking import (
+    DROP_COLLINEAR,
+    DROP_FLAT_RECALL,
+    DROP_NONE,
+    curve_piece,
+    curve_points,
+    merged_curve_piece,
+)
 from tests._kernels.test_scans import atoms_of, integer_counts
 from tests.strategies import binary_ranking_data
 
@@ -90,3 +99,38 @@ def test_the_first_and_last_points_stay_whatever_the_cut():
         np.testing.assert_array_equal(thresholds, [3.0, 1.0])
         np.testing.assert_array_equal(tps, [1.0, 3.0])
         np.testing.assert_array_equal(fps, [1.0, 3.0])
+
+
+@pytest.mark.parametrize("mode", MODES.values(), ids=MODES.keys())
+@given(data=binary_ranking_data(max_n=80), cut_seed=st.integers(0, 2**32 - 1))
+def test_a_piece_of_sorted_classes_gives_the_points_of_its_atoms(mode, data, cut_seed):
+    """merged_curve_piece (the atoms visited by a merge of a piece's two sorted classes)
+    writes what curve_piece writes from the piece's atoms, bit for bit, weights too."""
+    y_true, y_score, sample_weight = data
+    scores, positive, negative = atoms_of(y_true, y_score, sample_weight)
+    a, b, wa, wb = merged_layout(y_true, y_score, sample_weight)
+    m = scores.shape[0]
+    if m <= 2:
+        mode = DROP_NONE
+    cuts = random_cuts(m, cut_seed)
+    tp = fp = 0.0
+    empty = np.empty(0)
+    for start, end in itertools.pairwise(cuts):
+        after = (positive[end], negative[end]) if end < m else (-1.0, -1.0)
+        expected = [np.empty(end - start) for _ in range(3)]
+        kept = curve_piece(scores[start:end], positive[start:end], negative[start:end], tp, fp,
+                           after, mode, *expected)  # fmt: skip
+        # the piece's rows of each class: the negated scores of its atoms
+        low, high = (-scores[start], -scores[end - 1]) if end > start else (0.0, -1.0)
+        classes = [(x[(x >= low) & (x <= high)], w[(x >= low) & (x <= high)])
+                   for x, w in ((a, wa), (b, wb))]  # fmt: skip
+        use_weights = sample_weight is not None
+        (pa, pw), (na, nw) = classes if use_weights else [(x, empty) for x, _ in classes]
+        arguments = (pa, na, pw, nw, use_weights)
+        got = [np.empty(end - start) for _ in range(3)]
+        assert merged_curve_piece(*arguments, tp, fp, after, mode, empty, empty, empty) == kept
+        assert merged_curve_piece(*arguments, tp, fp, after, mode, *got) == kept
+        for column, want in zip(got, expected, strict=True):
+            np.testing.assert_array_equal(column[:kept], want[:kept])
+        tp += positive[start:end].sum()
+        fp += negative[start:end].sum()

@@ -386,6 +386,24 @@ def test_one_class_warns_and_gives_nan_as_on_one_machine(synchronous):
     assert np.isnan(got) and np.isnan(expected)
 
 
+@pytest.mark.parametrize("label", [0, 1])
+@pytest.mark.parametrize("name", ["roc_curve", "precision_recall_curve"])
+def test_a_curve_of_one_class_warns_and_gives_nan_as_on_one_machine(synchronous, name, label):
+    frame = pd.DataFrame({"y": [label] * 5, "score": [0.1, 0.2, 0.2, 0.3, 0.9]})
+    ddf = partitioned(frame, (0, 2, 3))
+    with warnings.catch_warnings(record=True) as one_machine:
+        warnings.simplefilter("always")
+        expected = getattr(assay, name)(frame["y"], frame["score"])
+    with warnings.catch_warnings(record=True) as on_dask:
+        warnings.simplefilter("always")
+        got = getattr(assay.dask, name)(ddf["y"], ddf["score"])
+    # a precision-recall curve of positives only is defined: no warning on either
+    assert [str(w.message) for w in on_dask] == [str(w.message) for w in one_machine]
+    assert all(w.filename == __file__ for w in on_dask)
+    for got_column, expected_column in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(got_column, expected_column)  # NaN where NaN
+
+
 def test_zero_total_weight_is_refused(synchronous):
     frame = pd.DataFrame({"y": [0, 1, 1], "score": [0.1, 0.2, 0.3], "w": [0.0, 0.0, 0.0]})
     ddf = partitioned(frame, (1, 2))

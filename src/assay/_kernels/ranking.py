@@ -331,20 +331,62 @@ def curve_piece(scores, positive, negative, tp, fp, after, mode, out_t, out_tp, 
         else:
             next_tp = current_tp + after[0]
             next_fp = current_fp + after[1]
-        keep = (
-            mode == DROP_NONE
-            or (k == 0 and tp == 0.0 and fp == 0.0)
-            or (k + 1 == m and last_piece)
-            or _keep_point(
-                mode, previous_tp, previous_fp, current_tp, current_fp, next_tp, next_fp
-            )
-        )
-        if keep:
+        if _piece_keeps(mode, k == 0 and tp == 0.0 and fp == 0.0, k + 1 == m and last_piece,
+                        previous_tp, previous_fp, current_tp, current_fp, next_tp,
+                        next_fp):  # fmt: skip
             _emit(write, out_t, out_tp, out_fp, kept, scores[k], current_tp, current_fp)
             kept += 1
         previous_tp = current_tp
         previous_fp = current_fp
     return kept
+
+
+@jit_inline
+def _piece_keeps(mode, first, last, tp0, fp0, tp1, fp1, tp2, fp2):
+    """Whether a piece keeps its point (tp1, fp1), between (tp0, fp0) and (tp2, fp2):
+    every point without a drop rule, the curve's ``first`` and ``last`` always."""
+    return mode == DROP_NONE or first or last or _keep_point(mode, tp0, fp0, tp1, fp1, tp2, fp2)
+
+
+@jit
+def merged_curve_piece(a, b, wa, wb, use_weights, tp, fp, after, mode, out_t, out_tp, out_fp):
+    """:func:`curve_piece` of the atoms of two sorted classes (the layout of
+    :func:`split_scores` after sorting), visited by a merge instead of read from arrays
+    of atoms: the same points, bit for bit."""
+    write = out_t.shape[0] > 0
+    last_piece = after[0] < 0.0
+    kept = 0
+    i = np.int64(0)
+    j = np.int64(0)
+    if a.shape[0] + b.shape[0] == 0:
+        return kept
+    value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+    previous_tp = tp
+    previous_fp = fp
+    current_tp = tp + p
+    current_fp = fp + q
+    first = True
+    while True:
+        threshold = -value + 0.0  # the + 0.0 turns -0.0 into 0.0
+        more = i < a.shape[0] or j < b.shape[0]
+        if more:
+            value, p, q, i, j = next_tie_group(a, b, wa, wb, use_weights, i, j)
+        else:
+            p, q = after
+        next_tp = current_tp + p
+        next_fp = current_fp + q
+        if _piece_keeps(mode, first and tp == 0.0 and fp == 0.0, not more and last_piece,
+                        previous_tp, previous_fp, current_tp, current_fp, next_tp,
+                        next_fp):  # fmt: skip
+            _emit(write, out_t, out_tp, out_fp, kept, threshold, current_tp, current_fp)
+            kept += 1
+        if not more:
+            return kept
+        first = False
+        previous_tp = current_tp
+        previous_fp = current_fp
+        current_tp = next_tp
+        current_fp = next_fp
 
 
 @jit

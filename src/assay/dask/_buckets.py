@@ -52,7 +52,12 @@ from assay._kernels.pieces import (
     piece_totals,
     sorted_summary,
 )
-from assay._kernels.ranking import DROP_NONE, curve_piece, sort_with_weights
+from assay._kernels.ranking import (
+    DROP_NONE,
+    curve_piece,
+    merged_curve_piece,
+    sort_with_weights,
+)
 from assay._kernels.scans import (
     SCANS,
     Context,
@@ -493,32 +498,60 @@ def finish_states(states: list[dict[int, Any]], prefix: Prefix, options: Any) ->
 
 
 def bucket_curves(
-    atoms: dict[int, Atoms], prefix: Prefix, mode: int
+    entries: dict[int, Any], prefix: Prefix, mode: int
 ) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each bucket's kept curve points ``(thresholds, tp, fp)`` (:func:`curve_piece`)."""
+    """Each bucket's kept curve points ``(thresholds, tp, fp)``: of its merged classes
+    (:class:`Piece`, :func:`merged_curve_piece`) or its :class:`Atoms`
+    (:func:`curve_piece`)."""
     if prefix.few_atoms <= 2:
         mode = DROP_NONE
     curves = {}
-    for bucket, a in atoms.items():
-        arguments = (
-            a.scores,
-            a.positive,
-            a.negative,
-            *prefix.above[bucket],
-            prefix.after[bucket],
-            mode,
-        )
-        kept = curve_piece(*arguments, _EMPTY, _EMPTY, _EMPTY)
+    for bucket, entry in entries.items():
+        if isinstance(entry, Atoms):
+            kernel, data = curve_piece, (entry.scores, entry.positive, entry.negative)
+        else:
+            kernel, data = merged_curve_piece, tuple(entry)
+        arguments = (*data, *prefix.above[bucket], prefix.after[bucket], mode)
+        kept = kernel(*arguments, _EMPTY, _EMPTY, _EMPTY)
         points = (np.empty(kept), np.empty(kept), np.empty(kept))
-        curve_piece(*arguments, *points)
+        kernel(*arguments, *points)
         curves[bucket] = points
     return curves
 
 
 def join_curves(
-    curves: list[dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: Prefix
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The buckets' points concatenated in descending score order."""
+    curves: list[dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]],
+    prefix: Prefix,
+    origin: bool = False,
+    rates: bool = False,
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], tuple[float, float]]:
+    """The buckets' points ``(thresholds, tp, fp)`` in one array each, in descending
+    score order, and the last point's ``(tp, fp)``.  ``origin``: after the point
+    ``(inf, 0, 0)`` above every score; ``rates``: tp and fp divided by the last point's
+    as they are copied (NaN where that is not positive).  New arrays (the caller may
+    change them in place)."""
     merged = {bucket: c for part in curves for bucket, c in part.items()}
-    pieces = [merged[bucket] for bucket in prefix.order]
-    return tuple(np.concatenate([p[i] for p in pieces]) for i in range(3))  # type: ignore[return-value]
+    pieces = [merged[bucket] for bucket in prefix.order if merged[bucket][0].shape[0]]
+    last = (float(pieces[-1][1][-1]), float(pieces[-1][2][-1])) if pieces else (0.0, 0.0)
+    start = 1 if origin else 0
+    size = start + sum(p[0].shape[0] for p in pieces)
+    joined = (np.empty(size), np.empty(size), np.empty(size))
+    if origin:
+        for column, value in zip(joined, (np.inf, 0.0, 0.0), strict=True):
+            column[0] = value
+    np.concatenate([p[0] for p in pieces] or [_EMPTY], out=joined[0][start:])
+    for i, total in ((1, last[0]), (2, last[1])):
+        if rates and total <= 0.0:
+            joined[i][:] = np.nan
+            continue
+        at = start
+        for piece in pieces:
+            end = at + piece[i].shape[0]
+            if rates:
+                np.divide(piece[i], total, out=joined[i][at:end])
+            else:
+                joined[i][at:end] = piece[i]
+            at = end
+        if rates and origin:
+            joined[i][0] /= total
+    return joined, last

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -11,7 +12,7 @@ from assay._kernels import ranking as kernels
 from assay._results import PrecisionRecallCurve, RocCurve
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
-from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph
+from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph, scanned
 from assay.dask._thin import check_max_points, thin_precision_recall, thin_roc
 from assay.metrics._ranking import (
     EER_METHODS,
@@ -263,34 +264,37 @@ def equal_error_rate(
     )
 
 
-def _curve_graph(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, mode: int) -> Any:
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
-    pieces = [delayed(buckets.bucket_curves, pure=True)(a, job.prefix, mode) for a in job.atoms]
-    return delayed(buckets.join_curves, pure=True)(pieces, job.prefix)
-
-
-def _roc_from_points(
-    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+def _curve_graph(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    pos_label: Any,
+    mode: int,
+    finish: Callable[..., Any],
+    max_points: int | None,
 ) -> Any:
-    origin = (np.inf, 0.0, 0.0)  # the point above every score
-    thresholds, tps, fps = (
-        np.concatenate(([first], column)) for first, column in zip(origin, points, strict=True)
-    )
+    """The lazy :class:`ScanValue` of a curve: ``finish(curves, prefix, max_points)`` of
+    every bucket's points (one task joins and finishes them: the curve is copied once)."""
+    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    pieces = [
+        delayed(buckets.bucket_curves, pure=True)(entries, job.prefix, mode)
+        for entries in scanned(job)
+    ]
+    return delayed(finish, pure=True)(pieces, job.prefix, max_points)
+
+
+def _roc_from_curves(curves: Any, prefix: buckets.Prefix, max_points: int | None) -> Any:
+    # from the point above every score; the rates divided as the points are joined
+    (thresholds, tps, fps), (tp, fp) = buckets.join_curves(curves, prefix, origin=True, rates=True)
     warning = []
-    if fps[-1] <= 0:
+    if fp <= 0:
         warning.append(
             "No negative samples in `y_true`; the false positive rate is undefined (NaN)."
         )
-        fps[:] = np.nan
-    else:
-        fps /= fps[-1]
-    if tps[-1] <= 0:
+    if tp <= 0:
         warning.append(
             "No positive samples in `y_true`; the true positive rate is undefined (NaN)."
         )
-        tps[:] = np.nan
-    else:
-        tps /= tps[-1]
     if max_points is not None:
         fps, tps, thresholds = thin_roc(fps, tps, thresholds, max_points)
     return ScanValue(RocCurve(fps, tps, thresholds), " ".join(warning))  # type: ignore[arg-type]
@@ -346,14 +350,16 @@ def roc_curve(
     """
     max_points = check_max_points(max_points, 3)
     mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
-    points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    return deliver(delayed(_roc_from_points, pure=True)(points, max_points), compute)
+    graph = _curve_graph(
+        y_true, y_score, sample_weight, pos_label, mode, _roc_from_curves, max_points
+    )
+    return deliver(graph, compute)
 
 
-def _precision_recall_from_points(
-    points: tuple[np.ndarray, np.ndarray, np.ndarray], max_points: int | None
+def _precision_recall_from_curves(
+    curves: Any, prefix: buckets.Prefix, max_points: int | None
 ) -> Any:
-    thresholds, tps, fps = (column.copy() for column in points)  # shared by other tasks
+    (thresholds, tps, fps), _ = buckets.join_curves(curves, prefix)
     precision = tps / (tps + fps)  # every tie group carries positive weight
     warning = ""
     if tps[-1] <= 0:
@@ -420,6 +426,7 @@ def precision_recall_curve(
     """
     max_points = check_max_points(max_points, 2)
     mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
-    points = _curve_graph(y_true, y_score, sample_weight, pos_label, mode)
-    graph = delayed(_precision_recall_from_points, pure=True)(points, max_points)
+    graph = _curve_graph(
+        y_true, y_score, sample_weight, pos_label, mode, _precision_recall_from_curves, max_points
+    )
     return deliver(graph, compute)
