@@ -23,7 +23,13 @@ import assay
 import assay.dask
 import dask
 from assay.dask._buckets import Piece, atoms_of, bucket_totals, combine_pieces, merge_bucket
-from assay.dask._partitions import Plan, bucket_of, choose_splitters, summarise_partition
+from assay.dask._partitions import (
+    Plan,
+    bucket_of,
+    choose_splitters,
+    heavy_splitters,
+    summarise_partition,
+)
 from assay.dask._sorted_partitions import cut_partition, sort_partition
 from assay.exceptions import UndefinedMetricWarning
 from tests.dask.conftest import PARTITION_SIZES, partitioned
@@ -171,7 +177,12 @@ def test_the_sample_of_a_sorted_partition_balances_what_the_buckets_receive(grou
         for i, (a, b) in enumerate(itertools.pairwise(cuts))
     ]
     n_buckets = 8
-    plan = Plan(1, choose_splitters([summary for summary, _ in parts], n_buckets), 1.0, True)
+    summaries = [summary for summary, _ in parts]
+    splitters = choose_splitters(summaries, n_buckets)
+    heavy = heavy_splitters(summaries, splitters, n_buckets)
+    plan = Plan(1, splitters, 1.0, True, heavy=heavy)
+    if not grouped:  # 0.0 alone is heavy (cells of few distinct scores are each one entry)
+        assert heavy.tolist() == (splitters == 0.0).tolist()
     received = np.zeros(n_buckets)
     for output in parts:
         assert output[1].data is None or output[1].data.grouped == grouped
@@ -185,6 +196,8 @@ def test_the_sample_of_a_sorted_partition_balances_what_the_buckets_receive(grou
     others = np.delete(received, zero_bucket)
     rows_elsewhere = np.count_nonzero(scores != 0.0)
     assert others.max() <= 2 * rows_elsewhere / (n_buckets - 1)
+    # the zeros are summed: one cell per partition and class, not 40,000 rows
+    assert received[zero_bucket] <= 2 * rows_elsewhere / (n_buckets - 1) + 2 * len(sizes)
 
 
 def test_equal_scores_share_a_bucket():
@@ -264,7 +277,8 @@ def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
 
 
 def _cut(index, n_partitions, y, scores, plan, n_buckets):
-    """One partition sorted where it lies, then cut at the plan's splitters."""
+    """One partition split (or hashed into sorted cells) where it lies, then cut at the
+    plan's splitters."""
     return cut_partition(
         sort_partition(index, n_partitions, y, scores, None, None), plan, n_buckets
     )
@@ -307,20 +321,25 @@ def test_a_heavy_score_among_distinct_scores_is_sent_summed():
     scores[: n // 2] = 0.0
     scores[: n // 20] = -0.0
     y = rng.integers(0, 2, n)
-    plan = Plan(1, np.array([-0.5, 0.0, 0.5]), 1.0, True)
-    *pieces, kept = _cut(0, 1, y, scores, plan, 4)
-    assert kept == n
-    heavy = pieces[1]  # (-0.5, 0.0]
-    assert heavy.use_weights
-    sent = heavy.positive_scores.shape[0] + heavy.negative_scores.shape[0]
-    rows = np.count_nonzero((scores > -0.5) & (scores <= 0.0))
-    assert sent < rows - n // 2 + 3  # the zeros are one cell per class
-    assert not pieces[0].use_weights  # distinct scores travel as they are
-    atoms = [atoms_of(merge_bucket(k, (piece,)))[k] for k, piece in enumerate(pieces)]
-    together = [np.concatenate([a[i] for a in reversed(atoms)]) for i in range(3)]
     want = _atoms_by_dictionary(scores + 0.0, y.astype(float), 1.0 - y)
-    for got, expected in zip(together, want, strict=True):
-        assert np.array_equal(got, expected)
+    rows = np.count_nonzero((scores > -0.5) & (scores <= 0.0))
+    for heavy in (False, True):  # 0.0 known to be heavy, or not
+        flags = np.array([False, heavy, False])
+        plan = Plan(1, np.array([-0.5, 0.0, 0.5]), 1.0, True, heavy=flags)
+        *pieces, kept = _cut(0, 1, y, scores, plan, 4)
+        assert kept == n
+        zeros = pieces[1]  # (-0.5, 0.0]
+        sent = zeros.positive_scores.shape[0] + zeros.negative_scores.shape[0]
+        if heavy:
+            assert zeros.use_weights
+            assert sent < rows - n // 2 + 3  # the zeros are one cell per class
+        else:
+            assert not zeros.use_weights and sent == rows
+        assert not pieces[0].use_weights  # distinct scores travel as they are
+        atoms = [atoms_of(merge_bucket(k, (piece,)))[k] for k, piece in enumerate(pieces)]
+        together = [np.concatenate([a[i] for a in reversed(atoms)]) for i in range(3)]
+        for got, expected in zip(together, want, strict=True):
+            assert np.array_equal(got, expected)
 
 
 def _with_value(frame, column, position, value):

@@ -2,18 +2,19 @@
 
 The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the workers:
 
-1. every input partition is read once: checked, sorted where it lies (the single-machine
-   sort: few distinct scores are summed into (score, class) cells) and summarised
-   (:mod:`assay.dask._sorted_partitions`); the plan holds the splitters of the score
-   range;
-2. every sorted partition is cut at the splitters into one piece per bucket; equal
-   scores, ``-0.0`` and ``0.0`` included, share a bucket; the pieces of a group of
-   partitions are bundled (:func:`combine_pieces`);
-3. each bucket joins its pieces from every group and sorts each class again
-   (:func:`merge_bucket`): the exchange moves sorted scores or cells, never rows
-   through a shuffle (a heavy score among many distinct ones travels as one cell per
-   partition and class); :func:`atoms_of` builds a bucket's atoms for the callers that
-   read atoms;
+1. every input partition is read once: checked, split by class where it lies (few
+   distinct scores are summed into sorted (score, class) cells by hashing) and
+   summarised (:mod:`assay.dask._sorted_partitions`); the plan holds the splitters of
+   the score range;
+2. every split partition's rows are gathered by bucket (no sort), or its sorted cells
+   cut at the splitters, into one piece per bucket; equal scores, ``-0.0`` and ``0.0``
+   included, share a bucket; the pieces of a group of partitions are bundled
+   (:func:`combine_pieces`);
+3. each bucket joins its pieces from every group and sorts each class, as one machine
+   sorts its rows (:func:`merge_bucket`): the exchange moves scores or cells, never
+   rows through a shuffle (a heavy score among many distinct ones travels as one cell
+   per partition and class); :func:`atoms_of` builds a bucket's atoms for the callers
+   that read atoms;
 4. the buckets' totals, in descending score order, give each bucket the weight above it
    and the context (:func:`make_prefix`); a metric with a below pass gets the summary
    of the buckets under each bucket;

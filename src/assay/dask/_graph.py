@@ -108,13 +108,14 @@ def _prefix_of(held: list[Delayed], plan: Delayed) -> Delayed:
 def ranking_job(
     y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
 ) -> RankingJob:
-    """Check, sort and summarise every partition where it lies (one read), cut it into
-    buckets at the plan's splitters, join the pieces of each group of partitions, and
-    merge each bucket's pieces from all groups; all lazy.
+    """Check, split and summarise every partition where it lies (one read), gather its
+    rows by bucket of the plan's splitters, bundle the pieces of each group of
+    partitions, and merge (join and sort) each bucket's pieces from all groups; all
+    lazy.
 
-    What moves is each class's sorted scores (a repeated score as one cell), never
-    rows through a shuffle; the pieces are joined in groups because every piece sent
-    is a task of the graph.
+    What moves is each class's scores (a heavy score, or few distinct ones, as cells),
+    never rows through a shuffle; the pieces are bundled in groups because every piece
+    sent is a task of the graph.
     """
     sorted_parts, n = partition_tasks(
         sorted_partitions.sort_partition,

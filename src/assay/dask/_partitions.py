@@ -292,6 +292,10 @@ class Plan(NamedTuple):
     offsets: np.ndarray = np.zeros(0, dtype=np.int64)
     """Where each input partition starts in the input (its first row's position): a
     weighted row's Poisson count is keyed by its position, as on one machine."""
+    heavy: np.ndarray = np.zeros(0, dtype=bool)
+    """For each splitter, whether its score holds at least half a bucket's share of the
+    sample: its rows are summed into one cell per partition and class, not sent row by
+    row (empty: none is)."""
 
 
 def resolve_labels(
@@ -350,6 +354,21 @@ def choose_splitters(summaries: list[PartitionSummary], n_buckets: int) -> np.nd
     return np.unique(scores[picks])
 
 
+def heavy_splitters(
+    summaries: list[PartitionSummary], splitters: np.ndarray, n_buckets: int
+) -> np.ndarray:
+    """Whether each splitter's score holds at least half a bucket's share of the sampled
+    rows (:attr:`Plan.heavy`)."""
+    present = [s for s in summaries if s.n > 0]
+    scores = np.concatenate([s.sample for s in present])
+    shares = np.concatenate([np.full(s.sample.shape[0], s.sample_share) for s in present])
+    held = np.bincount(
+        np.searchsorted(splitters, scores), weights=shares * np.isin(scores, splitters),
+        minlength=splitters.shape[0] + 1,
+    )[: splitters.shape[0]]  # fmt: skip
+    return held >= shares.sum() / (2 * n_buckets)
+
+
 def make_plan(
     summaries: list[PartitionSummary],
     pos_label: Any,
@@ -362,13 +381,9 @@ def make_plan(
     weight_scale, integer_counts = weight_plan(summaries, use_weights)
     lengths = np.array([s.n for s in summaries], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    return Plan(
-        positive_label,
-        choose_splitters(summaries, n_buckets),
-        weight_scale,
-        integer_counts,
-        offsets,
-    )
+    splitters = choose_splitters(summaries, n_buckets)
+    heavy = heavy_splitters(summaries, splitters, n_buckets)
+    return Plan(positive_label, splitters, weight_scale, integer_counts, offsets, heavy)
 
 
 def bucket_of(scores: np.ndarray, splitters: np.ndarray) -> np.ndarray:

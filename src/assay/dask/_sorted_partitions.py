@@ -1,28 +1,34 @@
-"""The input partitions of a ranking job, each read once: checked, sorted and summarised
+"""The input partitions of a ranking job, each read once: checked, split and summarised
 where it lies, then cut into one piece per bucket.
 
 1. :func:`sort_partition` checks a partition as the single-machine functions do (an
-   error names it), sorts its rows with the single-machine sort (float32 scores stay
-   float32; few distinct scores are summed by hashing into (score, class) cells), and
-   returns the partition's summary for the plan beside the sorted rows.  The plan is
-   not known yet, so the rows are split by the partition's own larger label (the
-   *marked* one), not by the positive label, and weighted by the partition's own power
-   of two; the summary's sample is read off the sorted rows at evenly spaced ranks.
+   error names it), splits its rows by class (few distinct scores are summed by hashing
+   into sorted (score, class) cells instead; float32 scores stay float32), and returns
+   the partition's summary for the plan beside the rows.  The plan is not known yet, so
+   the rows are split by the partition's own larger label (the *marked* one), not by
+   the positive label, and weighted by the partition's own power of two; the summary's
+   sample is read off the entries at evenly spaced positions.  The rows are not sorted
+   here: each bucket sorts its rows once (:func:`~assay.dask._buckets.merge_bucket`).
 2. Once the plan is known, :func:`cut_partition` turns the marked side into the
    positive or the negative class, brings the weights to the plan's power of two (an
-   exact multiplication by a power of two) and cuts each class at the splitters.
+   exact multiplication by a power of two) and gathers each class's rows by bucket
+   (:func:`~assay._kernels.buckets.bucket_rows`: a table of the score range, no sort;
+   the rows on a heavy splitter summed into one cell), or cuts the sorted cells at the
+   splitters.
 
-The rows are read once: the sorted partition stays on its worker between the two
-steps (Dask spills it to disk when memory runs short).
+The rows are read once: the split partition stays on its worker between the two steps
+(Dask spills it to disk when memory runs short).
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from assay.dask._buckets import Piece
+from assay._kernels.buckets import bucket_rows
+from assay.dask._buckets import Piece, join_pieces
 from assay.dask._partitions import (
     SAMPLE_SIZE,
     CheckedPartition,
@@ -39,7 +45,8 @@ _EMPTY = np.empty(0, dtype=np.float64)
 
 
 class SortedPartition(NamedTuple):
-    """One input partition's rows, sorted where they lie (``data`` None: no rows)."""
+    """One input partition's rows split by class where they lie (``data`` None: no
+    rows): unsorted rows, or sorted cells of tie groups (``data.grouped``)."""
 
     data: SortedBinary | None
     marked: Any
@@ -62,8 +69,9 @@ def _local_scale(part: CheckedPartition) -> float:
 
 
 def sorted_sample(data: SortedBinary, size: int) -> tuple[np.ndarray, float]:
-    """About ``size`` scores read off the sorted entries at evenly spaced ranks (each
-    class apart, one stride for both), and the entries each stands for."""
+    """About ``size`` scores read off the entries at evenly spaced positions (each class
+    apart, one stride for both), sorted, and the entries each stands for: of sorted
+    cells, scores at evenly spaced ranks; of rows, a systematic sample of the rows."""
     sides = (data.positive_scores, data.negative_scores)
     total = sum(x.shape[0] for x in sides)
     stride = max(total / size, 1.0)
@@ -82,7 +90,7 @@ def sort_partition(
     multiclass_hint: str = "",
     score_name: str = "y_score",
 ) -> tuple[PartitionSummary, SortedPartition]:
-    """Check, sort and summarise one input partition (see the module docstring)."""
+    """Check, split and summarise one input partition (see the module docstring)."""
     if len(y_true) == 0 and len(y_score) == 0:
         return empty_summary(), SortedPartition(None, None, 1.0, 0)
 
@@ -93,7 +101,9 @@ def sort_partition(
         marked = part.classes[-1]
         scale = _local_scale(part)
         is_marked = np.asarray(part.labels == marked, dtype=bool)
-        data = sort_scaled(is_marked, part.scores, part.weights, scale, False)
+        # the rows stay unsorted (each bucket sorts its rows once), few distinct scores
+        # are summed into sorted cells by hashing
+        data = sort_scaled(is_marked, part.scores, part.weights, scale, False, sort=False)
         kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
         if data.grouped:  # entries are (score, class) cells, not rows
             n = part.scores.shape[0]
@@ -116,7 +126,7 @@ def _is_label(value: Any, label: Any) -> bool:
 def cut_partition(
     output: tuple[PartitionSummary, SortedPartition], plan: Plan, n_buckets: int
 ) -> tuple[Any, ...]:
-    """One sorted partition (the output of :func:`sort_partition`) cut at the plan's
+    """One split partition (the output of :func:`sort_partition`) cut at the plan's
     splitters.
 
     Returns ``n_buckets`` pieces (:class:`~assay.dask._buckets.Piece`; bucket ``k``
@@ -134,21 +144,82 @@ def cut_partition(
         (marked, other) if _is_label(part.marked, plan.pos_label) else (other, marked)
     )
     ratio = plan.weight_scale / part.weight_scale
+    if data.use_weights and ratio != 1.0:
+        # a power of two: exact, as one machine's scaling of the same weights
+        positive = (positive[0], positive[1] * ratio)
+        negative = (negative[0], negative[1] * ratio)
+    if data.grouped:
+        cut = _cut_sorted
+    else:
+        cut = _cut_rows
+    return (*cut(positive, negative, data.use_weights, plan, n_buckets), part.kept)
+
+
+def _cut_sorted(
+    positive: tuple[np.ndarray, np.ndarray],
+    negative: tuple[np.ndarray, np.ndarray],
+    use_weights: bool,
+    plan: Plan,
+    n_buckets: int,
+) -> list[Piece]:
+    """Sorted entries cut where the splitters fall."""
     columns = []
     for scores, weights in (positive, negative):
-        if data.use_weights and ratio != 1.0:
-            # a power of two: exact, as one machine's scaling of the same weights
-            weights = weights * ratio
         starts, ends = bucket_bounds(scores, plan.splitters, n_buckets)
         columns.append([
-            (scores[i:j], weights[i:j] if data.use_weights else _EMPTY)
+            (scores[i:j], weights[i:j] if use_weights else _EMPTY)
             for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
         ])  # fmt: skip
-    pieces = [
-        _summed_runs(Piece(p[0], q[0], p[1], q[1], data.use_weights))
+    return [
+        _summed_runs(Piece(p[0], q[0], p[1], q[1], use_weights))
         for p, q in zip(*columns, strict=True)
     ]
-    return (*pieces, part.kept)
+
+
+def _cut_rows(
+    positive: tuple[np.ndarray, np.ndarray],
+    negative: tuple[np.ndarray, np.ndarray],
+    use_weights: bool,
+    plan: Plan,
+    n_buckets: int,
+) -> list[Piece]:
+    """Unsorted rows gathered by bucket (:func:`~assay._kernels.buckets.bucket_rows`);
+    the rows on a heavy splitter summed into one cell per class."""
+    splitters = plan.splitters
+    heavy = plan.heavy if plan.heavy.shape == splitters.shape else np.zeros(splitters.shape, bool)
+    columns = []
+    for scores, weights in (positive, negative):
+        rows, gathered, starts, cells = bucket_rows(
+            scores, weights, use_weights, splitters, heavy, n_buckets
+        )
+        bounds = starts.tolist()
+        pieces = [
+            (rows[i:j], gathered[i:j] if use_weights else _EMPTY)
+            for i, j in itertools.pairwise(bounds)
+        ]
+        columns.append((pieces, cells))
+    (positive_pieces, positive_cells), (negative_pieces, negative_cells) = columns
+    result = []
+    for k in range(n_buckets):
+        (a, wa), (b, wb) = positive_pieces[k], negative_pieces[k]
+        piece = Piece(a, b, wa, wb, use_weights)
+        if positive_cells[k] > 0.0 or negative_cells[k] > 0.0:
+            piece = _with_cell(piece, -splitters[k] + 0.0, positive_cells[k], negative_cells[k])
+        result.append(piece)
+    return result
+
+
+def _with_cell(piece: Piece, negated: float, positive: float, negative: float) -> Piece:
+    """``piece`` and the cell of one score (negated) with its classes' weights, joined
+    (weighted: the cell's weights are counts of rows when the rows are unweighted)."""
+    sides = [
+        (np.array([negated]), np.array([weight])) if weight > 0.0 else (_EMPTY, _EMPTY)
+        for weight in (positive, negative)
+    ]
+    cell = Piece(sides[0][0], sides[1][0], sides[0][1], sides[1][1], True)
+    joined = join_pieces([piece, cell])
+    assert joined is not None
+    return joined
 
 
 def _summed_runs(piece: Piece) -> Piece:

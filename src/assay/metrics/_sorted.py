@@ -128,9 +128,12 @@ def sort_scaled(
     weight_scale: float,
     integer_counts: bool,
     group_ties: bool = True,
+    sort: bool = True,
 ) -> SortedBinary:
     """:func:`sort_scores` with the weights' scale (a power of two) chosen by the caller:
-    a part of a larger problem (a partition on Dask) takes the scale of the whole."""
+    a part of a larger problem (a partition on Dask) takes the scale of the whole.
+    ``sort=False``: the rows are split by class but left unsorted (cells of tie groups
+    summed by hashing are sorted whatever: ``grouped``)."""
     use_weights = weights is not None
     weight_array = _EMPTY if weights is None else weights
     if use_weights and scores.dtype != np.float64:
@@ -158,7 +161,9 @@ def sort_scaled(
         scores, positive, weight_array, use_weights, weight_scale,
         *kernels.split_buffers(scores, use_weights),
     )  # fmt: skip
-    if use_weights:
+    if not sort:
+        pass
+    elif use_weights:
         kernels.sort_with_weights(positive_scores, positive_weights)
         kernels.sort_with_weights(negative_scores, negative_weights)
     else:
