@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 from dask.delayed import delayed
 
+import dask
 from assay._kernels import ranking as kernels
 from assay._results import PrecisionRecallCurve, RocCurve
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
 from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph, scanned
 from assay.dask._thin import check_max_points, thin_precision_recall, thin_roc
+from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._ranking import (
     EER_METHODS,
     PR_AUC_SCANS,
@@ -264,7 +267,7 @@ def equal_error_rate(
     )
 
 
-def _curve_graph(
+def _deliver_curve(
     y_true: Any,
     y_score: Any,
     sample_weight: Any,
@@ -272,15 +275,24 @@ def _curve_graph(
     mode: int,
     finish: Callable[..., Any],
     max_points: int | None,
+    compute: bool,
 ) -> Any:
-    """The lazy :class:`ScanValue` of a curve: ``finish(curves, prefix, max_points)`` of
-    every bucket's points (one task joins and finishes them: the curve is copied once)."""
+    """A curve: ``finish(curves, prefix, max_points)`` (a :class:`ScanValue`) of every
+    bucket's points, joined once.  Computed now, the buckets' points come to the caller
+    and are joined there (the curve travels once, not to a worker and on to the
+    caller); lazily, one task joins them."""
     job = ranking_job(y_true, y_score, sample_weight, pos_label)
     pieces = [
         delayed(buckets.bucket_curves, pure=True)(entries, job.prefix, mode)
         for entries in scanned(job)
     ]
-    return delayed(finish, pure=True)(pieces, job.prefix, max_points)
+    if not compute:
+        return deliver(delayed(finish, pure=True)(pieces, job.prefix, max_points), False)
+    curves, prefix = dask.compute(pieces, job.prefix)
+    result = finish(curves, prefix, max_points)
+    if result.warning:
+        warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=3)
+    return result.value
 
 
 def _roc_from_curves(curves: Any, prefix: buckets.Prefix, max_points: int | None) -> Any:
@@ -350,10 +362,9 @@ def roc_curve(
     """
     max_points = check_max_points(max_points, 3)
     mode = kernels.DROP_COLLINEAR if drop_intermediate else kernels.DROP_NONE
-    graph = _curve_graph(
-        y_true, y_score, sample_weight, pos_label, mode, _roc_from_curves, max_points
+    return _deliver_curve(
+        y_true, y_score, sample_weight, pos_label, mode, _roc_from_curves, max_points, compute
     )
-    return deliver(graph, compute)
 
 
 def _precision_recall_from_curves(
@@ -426,7 +437,7 @@ def precision_recall_curve(
     """
     max_points = check_max_points(max_points, 2)
     mode = kernels.DROP_FLAT_RECALL if drop_intermediate else kernels.DROP_NONE
-    graph = _curve_graph(
-        y_true, y_score, sample_weight, pos_label, mode, _precision_recall_from_curves, max_points
-    )
-    return deliver(graph, compute)
+    return _deliver_curve(
+        y_true, y_score, sample_weight, pos_label, mode, _precision_recall_from_curves,
+        max_points, compute,
+    )  # fmt: skip
