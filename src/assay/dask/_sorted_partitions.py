@@ -148,59 +148,45 @@ def cut_partition(
         # a power of two: exact, as one machine's scaling of the same weights
         positive = (positive[0], positive[1] * ratio)
         negative = (negative[0], negative[1] * ratio)
-    if data.grouped:
-        cut = _cut_sorted
-    else:
-        cut = _cut_rows
-    return (*cut(positive, negative, data.use_weights, plan, n_buckets), part.kept)
+    cut = _cut_sorted if data.grouped else _cut_rows
+    return (*cut((positive, negative), data.use_weights, plan, n_buckets), part.kept)
 
 
-def _cut_sorted(
-    positive: tuple[np.ndarray, np.ndarray],
-    negative: tuple[np.ndarray, np.ndarray],
-    use_weights: bool,
-    plan: Plan,
-    n_buckets: int,
-) -> list[Piece]:
+Side = tuple[np.ndarray, np.ndarray]
+"""One class's negated scores and their weights (empty without weights)."""
+
+
+def _slices(side: Side, use_weights: bool, bounds: Any) -> list[Side]:
+    scores, weights = side
+    return [(scores[i:j], weights[i:j] if use_weights else _EMPTY) for i, j in bounds]
+
+
+def _cut_sorted(sides: tuple[Side, Side], use_weights: bool, plan: Plan, n: int) -> list[Piece]:
     """Sorted entries cut where the splitters fall."""
     columns = []
-    for scores, weights in (positive, negative):
-        starts, ends = bucket_bounds(scores, plan.splitters, n_buckets)
-        columns.append([
-            (scores[i:j], weights[i:j] if use_weights else _EMPTY)
-            for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
-        ])  # fmt: skip
+    for side in sides:
+        starts, ends = bucket_bounds(side[0], plan.splitters, n)
+        bounds = zip(starts.tolist(), ends.tolist(), strict=True)
+        columns.append(_slices(side, use_weights, bounds))
     return [
         _summed_runs(Piece(p[0], q[0], p[1], q[1], use_weights))
         for p, q in zip(*columns, strict=True)
     ]
 
 
-def _cut_rows(
-    positive: tuple[np.ndarray, np.ndarray],
-    negative: tuple[np.ndarray, np.ndarray],
-    use_weights: bool,
-    plan: Plan,
-    n_buckets: int,
-) -> list[Piece]:
+def _cut_rows(sides: tuple[Side, Side], use_weights: bool, plan: Plan, n: int) -> list[Piece]:
     """Unsorted rows gathered by bucket (:func:`~assay._kernels.buckets.bucket_rows`);
     the rows on a heavy splitter summed into one cell per class."""
     splitters = plan.splitters
     heavy = plan.heavy if plan.heavy.shape == splitters.shape else np.zeros(splitters.shape, bool)
     columns = []
-    for scores, weights in (positive, negative):
-        rows, gathered, starts, cells = bucket_rows(
-            scores, weights, use_weights, splitters, heavy, n_buckets
-        )
-        bounds = starts.tolist()
-        pieces = [
-            (rows[i:j], gathered[i:j] if use_weights else _EMPTY)
-            for i, j in itertools.pairwise(bounds)
-        ]
-        columns.append((pieces, cells))
+    for side in sides:
+        rows, gathered, starts, cells = bucket_rows(*side, use_weights, splitters, heavy, n)
+        bounds = itertools.pairwise(starts.tolist())
+        columns.append((_slices((rows, gathered), use_weights, bounds), cells))
     (positive_pieces, positive_cells), (negative_pieces, negative_cells) = columns
     result = []
-    for k in range(n_buckets):
+    for k in range(n):
         (a, wa), (b, wb) = positive_pieces[k], negative_pieces[k]
         piece = Piece(a, b, wa, wb, use_weights)
         if positive_cells[k] > 0.0 or negative_cells[k] > 0.0:
