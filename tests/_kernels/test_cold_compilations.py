@@ -5,7 +5,8 @@ the first call of a public function with an empty cache (once per installation) 
 in proportion to their number (docs/performance.md).  These tests name what a small call
 must not compile: the bucket passes of the radix sort (chosen by the input's size, in
 Python, so only a large input compiles them), the small helpers of a streamed replicate
-(inlined into the kernels that call them) and, without clusters, the draw of clusters.
+(inlined into the kernels that call them), without clusters, the draw of clusters, and
+for a bootstrap's estimate, the plain metric's scan.
 They compare names, never times.
 """
 
@@ -55,7 +56,11 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
     ("call", "not_compiled"),
     [
         ("assay.delong_test(y, s, s2)", _BUCKET_PASSES),
-        ("assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)", _REPLICATE_HELPERS),
+        # the estimate is the replicates' fold over the atoms: no plain scan of its own
+        (
+            "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
+            _REPLICATE_HELPERS | {"scan_merged"},
+        ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
             _BUCKET_PASSES | _REPLICATE_HELPERS | {"descending_order"},
