@@ -6,7 +6,7 @@ in proportion to their number (docs/performance.md).  These tests name what a sm
 must not compile: the bucket passes of the radix sort (chosen by the input's size, in
 Python, so only a large input compiles them), the small helpers of a streamed replicate
 (inlined into the kernels that call them), without clusters, the draw of clusters, and
-for a bootstrap's estimate, the plain metric's scan.
+for a bootstrap's estimate and a permutation test's statistic, the plain metric's scan.
 They compare names, never times.
 """
 
@@ -60,6 +60,11 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
             _REPLICATE_HELPERS | {"scan_merged"},
+        ),
+        # the observed statistic is the permutations' scan of the sorted rows
+        (
+            "assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
+            {"scan_merged"},
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
