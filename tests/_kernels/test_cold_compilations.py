@@ -4,7 +4,8 @@ Every function Numba compiles costs a fixed price of typing, lowering and optimi
 the first call of a public function with an empty cache (once per installation) is slow
 in proportion to their number (docs/performance.md).  These tests name what a small call
 must not compile: the bucket passes of the radix sort (chosen by the input's size, in
-Python, so only a large input compiles them), the small helpers of a streamed replicate
+Python, so only a large input compiles them; a small order is NumPy's argsort and compiles
+no radix sort at all), the small helpers of a streamed replicate
 (inlined into the kernels that call them), without clusters, the draw of clusters, and
 for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
 plain metric's scan.
@@ -49,6 +50,8 @@ print(json.dumps(compiled))
 """
 
 _BUCKET_PASSES = {"bucket_sort_with_payload", "_sort_bucket_with_payload"}
+# the order of at most NUMPY_ORDER_MAX rows is NumPy's argsort: no radix sort, no keys
+_SMALL_ORDER = {"descending_order", "descending_keys", "_lsd_with_payload"}
 # and, without clusters, the multinomial draw over the clusters
 _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
 
@@ -65,11 +68,11 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
         # the observed statistic is the permutations' scan of the sorted rows
         (
             "assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
-            {"scan_merged"},
+            _SMALL_ORDER | {"scan_merged"},
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _BUCKET_PASSES | _REPLICATE_HELPERS | {"descending_order", "scan_merged"},
+            _BUCKET_PASSES | _REPLICATE_HELPERS | _SMALL_ORDER | {"scan_merged"},
         ),
     ],
 )
