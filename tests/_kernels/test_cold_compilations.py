@@ -4,8 +4,11 @@ Every function Numba compiles costs a fixed price of typing, lowering and optimi
 the first call of a public function with an empty cache (once per installation) is slow
 in proportion to their number (docs/performance.md).  These tests name what a small call
 must not compile: the bucket passes of the radix sort (chosen by the input's size, in
-Python, so only a large input compiles them), the small helpers of a streamed replicate
-(inlined into the kernels that call them) and, without clusters, the draw of clusters.
+Python, so only a large input compiles them; a small order is NumPy's argsort and compiles
+no radix sort at all), the small helpers of a streamed replicate
+(inlined into the kernels that call them), without clusters, the draw of clusters, and
+for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
+plain metric's scan.
 They compare names, never times.
 """
 
@@ -47,6 +50,8 @@ print(json.dumps(compiled))
 """
 
 _BUCKET_PASSES = {"bucket_sort_with_payload", "_sort_bucket_with_payload"}
+# the order of at most NUMPY_ORDER_MAX rows is NumPy's argsort: no radix sort, no keys
+_SMALL_ORDER = {"descending_order", "descending_keys", "_lsd_with_payload"}
 # and, without clusters, the multinomial draw over the clusters
 _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
 
@@ -55,10 +60,19 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
     ("call", "not_compiled"),
     [
         ("assay.delong_test(y, s, s2)", _BUCKET_PASSES),
-        ("assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)", _REPLICATE_HELPERS),
+        # the estimate is the replicates' fold over the atoms: no plain scan of its own
+        (
+            "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
+            _REPLICATE_HELPERS | {"scan_merged"},
+        ),
+        # the observed statistic is the permutations' scan of the sorted rows
+        (
+            "assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
+            _SMALL_ORDER | {"scan_merged"},
+        ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _BUCKET_PASSES | _REPLICATE_HELPERS | {"descending_order"},
+            _BUCKET_PASSES | _REPLICATE_HELPERS | _SMALL_ORDER | {"scan_merged"},
         ),
     ],
 )

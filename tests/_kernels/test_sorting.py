@@ -44,6 +44,25 @@ def test_payload_travels_with_its_key(values: np.ndarray, seed: int) -> None:
     np.testing.assert_array_equal(moved, payload[order])
 
 
+@pytest.mark.parametrize("offset", [-1, 0, 1])
+def test_descending_order_is_the_radix_order_on_both_sides_of_the_numpy_limit(offset) -> None:
+    # up to NUMPY_ORDER_MAX scores the order is NumPy's stable argsort, above it the radix
+    # sort of the keys: the same permutation (ties, signed zeros and infinities included)
+    generator = np.random.default_rng(offset + 2)
+    n = sorting.NUMPY_ORDER_MAX + offset
+    values = np.round(generator.standard_normal(n), 1)
+    values[generator.integers(0, n, 40)] = 0.0
+    values[generator.integers(0, n, 40)] = -0.0
+    values[generator.integers(0, n, 5)] = np.inf
+    values[generator.integers(0, n, 5)] = -np.inf
+    keys = sorting.descending_keys(values)
+    radix_order = np.arange(n, dtype=np.int64)
+    sorting.radix_sort_with_payload(keys, radix_order)
+    order = sorting.descending_order(values)
+    assert order.dtype == np.int64
+    np.testing.assert_array_equal(order, radix_order)
+
+
 def test_signed_zeros_share_one_key() -> None:
     keys = sorting.descending_keys(np.array([0.0, -0.0]))
     assert keys[0] == keys[1]

@@ -216,6 +216,35 @@ def test_unit_counts_reproduce_the_plain_kernels_exactly():
         assert value == getattr(assay, name)(y, s, **options)
 
 
+@pytest.mark.parametrize(
+    "data_kind", ["distinct", "tied", "grouped", "float32", "clustered", "keyed"]
+)
+def test_the_estimate_folded_over_the_atoms_is_the_metric_bit_for_bit(data_kind):
+    # a bootstrap of unweighted rows takes its estimate from the replicates' fold over the
+    # atoms (no plain scan compiled): every row counted once gives the metric's float
+    generator = np.random.default_rng(12)
+    n = 20000 if data_kind == "grouped" else 3000  # grouped: few distinct scores, in cells
+    y = (generator.random(n) < 0.3).astype(np.int64)
+    s = generator.standard_normal(n) + y
+    if data_kind in ("tied", "grouped"):
+        s = np.round(s, 1)
+    if data_kind == "float32":
+        s = s.astype(np.float32)
+    clusters = generator.integers(0, 50, n) if data_kind == "clustered" else None
+    for name, options in NAIVE_CASES:
+        metric = getattr(assay, name)
+        expected = metric(y, s, **options)
+        plan = _plans.stream_plan(
+            y, s, pos_label=None, sample_weight=None, clusters=clusters,
+            keyed=data_kind == "keyed",
+        )  # fmt: skip
+        value = streaming.folded_estimate(plan.atoms, scan_options(name, options))
+        assert value == expected, (name, options)
+        if not options:
+            result = assay.bootstrap(metric, y, s, n_resamples=5, rng=1, groups=clusters)
+            assert result.estimate == expected, name
+
+
 def test_lift_takes_the_streaming_paths(monkeypatch):
     # bootstrap, compare and permutation_test find the lift's scan in the registry: the
     # generic paths (the metric called on every replicate) are never reached

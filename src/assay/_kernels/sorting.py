@@ -449,8 +449,21 @@ def descending_keys(scores: np.ndarray) -> np.ndarray:
     return keys
 
 
+NUMPY_ORDER_MAX = 1 << 12
+"""Up to this many scores :func:`descending_order` is NumPy's stable argsort (faster there:
+64 against 106 us at 4096 float64 scores, 444 against 191 us at 8192), so that a small call
+compiles no radix sort with a payload (about 1.3 s of a cold first call with its keys)."""
+
+
 def descending_order(scores: np.ndarray) -> np.ndarray:
-    """Stable permutation putting ``scores`` in descending order (int64 indices)."""
+    """Stable permutation putting float64 ``scores`` in descending order (int64 indices).
+
+    Up to :data:`NUMPY_ORDER_MAX` scores NumPy's stable argsort of the negated scores,
+    above it the radix sort of their order-preserving keys: the same order (equal scores,
+    -0.0 and +0.0 among them, keep their input order).
+    """
+    if scores.shape[0] <= NUMPY_ORDER_MAX:
+        return np.argsort(-scores, kind="stable").astype(np.int64, copy=False)
     keys = descending_keys(scores)
     order = np.arange(scores.shape[0], dtype=np.int64)
     radix_sort_with_payload(keys, order)

@@ -38,7 +38,7 @@ from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
 from assay._kernels._rng import score_key, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
-from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
+from assay._kernels.pieces import EXACT_LIMIT, FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import POISSON, _rows_multinomial
 from assay._kernels.scans import (
     SCANS,
@@ -489,6 +489,38 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     m = count_groups(atoms.continues) if scan_records(options) else 0
     arguments = (atoms, clusters, options, draw, out, n_positive, n_negative, block_positives, m)
     run_workers(_ranking_replicates, arguments, n_workers)
+
+
+@jit
+def _folded_estimate(atoms, options, m, exact, small):
+    sums = _sums(m)
+    context, state = _start(options, exact, small, sums)
+    buffer = np.empty(_BLOCK, dtype=np.int64)
+    n = atoms.is_positive.shape[0]
+    for start in range(0, n, _BLOCK):
+        end = min(start + _BLOCK, n)
+        counts = buffer[: end - start]
+        for offset in range(end - start):
+            counts[offset] = np.int64(atoms.value[start + offset]) if atoms.cells else 1
+        state = fold_counts(atoms, atoms.weighted, start, counts, options, context, state, sums)
+    return finish_counts(options, context, state, sums)
+
+
+def folded_estimate(atoms, options):
+    """The metric of unweighted ``atoms`` themselves: a replicate's fold (the functions a
+    bootstrap compiles anyway) with every row counted once (a tie cell's count is its
+    rows), so that a bootstrap's estimate compiles no plain scan of its own.
+
+    For unweighted rows with both classes present it is the metric's value bit for bit:
+    the tie groups' class counts and their running sums are the same integers, and the
+    context is chosen as the plain scan's (:func:`assay._kernels.pieces.make_context`).
+    """
+    n_positive, n_negative, _ = _class_counts(atoms)
+    twice_pairs = 2.0 * n_positive * n_negative
+    exact = not atoms.weighted and twice_pairs < EXACT_LIMIT
+    small = exact and twice_pairs < FLOAT_EXACT_LIMIT
+    m = count_groups(atoms.continues) if scan_records(options) else 0
+    return _folded_estimate(atoms, options, m, np.bool_(exact), np.bool_(small))
 
 
 @jit

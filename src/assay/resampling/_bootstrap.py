@@ -99,6 +99,55 @@ def _ranking_distribution(
     return run_in_chunks(run, n_resamples, size, progress=progress, description="bootstrap")
 
 
+def _ranking_estimate(
+    function: Callable[..., Any],
+    scan_options: Callable[..., Any],
+    y_true: Any,
+    y_pred: Any,
+    y_score: np.ndarray,
+    sample_weight: Any,
+    clusters: np.ndarray | None,
+    scheme: resample.Scheme,
+    metric_kwargs: dict[str, Any],
+    name: str,
+) -> tuple[float, Any, StreamPlan]:
+    """The estimate, the scan options and the sorted atoms of a ranking metric's bootstrap
+    (``y_score``: the scores ``y_pred`` as an array).
+
+    Unweighted rows of both classes with the metric's default options: the estimate is
+    the fold of the atoms (:func:`assay._kernels.streaming.folded_estimate`, the metric's
+    value bit for bit), so a bootstrap compiles no plain scan besides its replicates'
+    fold.  Otherwise the metric is called first, as its errors and warnings come first
+    (and where the atoms cannot be laid out, the metric's own error is raised).
+    """
+    keyed = scheme == resample.POISSON
+    if sample_weight is None and not metric_kwargs:
+        options = scan_options()
+        try:
+            streamed = stream_plan(
+                y_true, y_score, pos_label=None, sample_weight=None, clusters=clusters, keyed=keyed
+            )
+        except Exception:
+            call_metric(function, y_true, y_pred, None, metric_kwargs)  # its error first
+            raise
+        is_positive = streamed.atoms.is_positive
+        if is_positive.any() and not is_positive.all():
+            return float(streaming.folded_estimate(streamed.atoms, options)), options, streamed
+        estimate = scalar(call_metric(function, y_true, y_pred, None, metric_kwargs), name)
+        return estimate, options, streamed
+    estimate = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
+    options = scan_options(**metric_kwargs)
+    streamed = stream_plan(
+        y_true,
+        y_score,
+        pos_label=metric_kwargs.get("pos_label"),
+        sample_weight=sample_weight,
+        clusters=clusters,
+        keyed=keyed,
+    )
+    return estimate, options, streamed
+
+
 def _ranking_jackknife(plan: StreamPlan, options: Any, seed: int) -> tuple[np.ndarray, np.ndarray]:
     atoms, clusters = plan
     if is_full_roc_auc(options) and clusters.n_clusters == 0:
@@ -441,18 +490,18 @@ def bootstrap(
         and score_array.ndim == 1
         and not rows_only
     ):
-        estimate = scalar(
-            call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name
-        )
         assert declaration.scan_options is not None
-        options = declaration.scan_options(**metric_kwargs)
-        streamed = stream_plan(
+        estimate, options, streamed = _ranking_estimate(
+            function,
+            declaration.scan_options,
             y_true,
+            y_pred,
             score_array,
-            pos_label=metric_kwargs.get("pos_label"),
-            sample_weight=sample_weight,
-            clusters=clusters,
-            keyed=scheme == resample.POISSON,
+            sample_weight,
+            clusters,
+            scheme,
+            metric_kwargs,
+            name,
         )
         distribution = _ranking_distribution(
             streamed, options, scheme, seed, n_resamples, progress

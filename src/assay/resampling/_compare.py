@@ -343,9 +343,26 @@ def paired_comparison(
         declaration, y_true, {"pred_a": pred_a, "pred_b": pred_b}, metric_kwargs
     )
     seed = resolve_seed(rng)
-    estimate_a = scalar(call_metric(function, y_true, pred_a, sample_weight, metric_kwargs), name)
-    estimate_b = scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name)
-    difference = estimate_a - estimate_b
+    # unweighted scores with the metric's default options: the paired bootstrap folds
+    # both estimates over the sorted atoms (no plain scan compiled for them)
+    fold_estimates = (
+        not permutation
+        and declaration is not None
+        and declaration.scan_options is not None
+        and sample_weight is None
+        and not metric_kwargs
+        and np.ndim(y_true) == 1
+        and np.ndim(pred_a) == 1
+    )
+
+    def estimates() -> tuple[float, float]:
+        return (
+            scalar(call_metric(function, y_true, pred_a, sample_weight, metric_kwargs), name),
+            scalar(call_metric(function, y_true, pred_b, sample_weight, metric_kwargs), name),
+        )
+
+    if not fold_estimates:
+        estimate_a, estimate_b = estimates()
 
     replicates: PairedReplicates | None = None
     swapped_a, swapped_b = pred_a, pred_b
@@ -362,26 +379,35 @@ def paired_comparison(
         differences = differences[~np.isnan(differences)]
         n_resamples = differences.shape[0] + n_undefined
     else:
-        replicates = paired_distribution(
-            declaration,
-            function,
-            y_true,
-            swapped_a,
-            swapped_b,
-            permutation=permutation,
-            stratify=stratify,
-            groups=groups,
-            resampling=resampling,
-            sample_weight=sample_weight,
-            seed=seed,
-            n_resamples=n_resamples,
-            progress=progress,
-            metric_kwargs=metric_kwargs,
-            bca=interval == "bca" and not permutation,
-        )
+        try:
+            replicates = paired_distribution(
+                declaration,
+                function,
+                y_true,
+                swapped_a,
+                swapped_b,
+                permutation=permutation,
+                stratify=stratify,
+                groups=groups,
+                resampling=resampling,
+                sample_weight=sample_weight,
+                seed=seed,
+                n_resamples=n_resamples,
+                progress=progress,
+                metric_kwargs=metric_kwargs,
+                bca=interval == "bca" and not permutation,
+                fold_estimates=fold_estimates,
+            )
+        except Exception:
+            if fold_estimates:  # the metric's own error first, as when it is called first
+                estimates()
+            raise
+        if fold_estimates:
+            estimate_a, estimate_b = replicates.estimates or estimates()
         differences = replicates.values_a - replicates.values_b
         if permutation:
             differences, n_undefined = drop_undefined(differences)
+    difference = estimate_a - estimate_b
     if permutation:
         if n_undefined and not differences.shape[0]:  # as the bootstrap: NaN, a warning
             warnings.warn(

@@ -70,6 +70,9 @@ class PairedReplicates(NamedTuple):
     values_b: np.ndarray
     jackknife: tuple[np.ndarray, np.ndarray] | None
     a_alone: bool = False
+    estimates: tuple[float, float] | None = None
+    """Both models' metric on the data when :func:`paired_distribution` was asked for it
+    (``fold_estimates``) and could fold it over the sorted atoms; else None."""
 
 
 LANES_MIN_ATOMS = 1 << 15
@@ -307,8 +310,15 @@ def paired_distribution(
     progress: bool,
     metric_kwargs: dict[str, Any],
     bca: bool = False,
+    fold_estimates: bool = False,
 ) -> PairedReplicates:
     """Both models' replicates, and with ``bca`` the jackknife of their difference.
+
+    With ``fold_estimates`` (unweighted rows, the metric's default options), a ranking
+    metric's paired bootstrap also folds both models' metric on the data over their
+    sorted atoms when both classes are present (``estimates``; the metric's values bit
+    for bit, :func:`assay._kernels.streaming.folded_estimate`), so that no plain scan is
+    compiled for them.
 
     Model A's replicates of a ranking metric are those of ``bootstrap`` of model A alone
     (``a_alone``) when both lay the same atoms out and draw them alike: unweighted rows
@@ -347,7 +357,17 @@ def paired_distribution(
                 and not streamed.a.continues.any()
             )
             jackknife = ranking_jackknife(streamed, options, seed) if bca else None
-            return PairedReplicates(*pairs, jackknife, a_alone)
+            estimates = None
+            if (
+                fold_estimates
+                and streamed.a.is_positive.any()
+                and not streamed.a.is_positive.all()
+            ):
+                estimates = (
+                    float(streaming.folded_estimate(streamed.a, options)),
+                    float(streaming.folded_estimate(streamed.b, options)),
+                )
+            return PairedReplicates(*pairs, jackknife, a_alone, estimates)
         rows = paired_rows_plan(
             y_true,
             pred_a,

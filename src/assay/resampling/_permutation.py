@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from assay._kernels import paired, resample
+from assay._kernels.pieces import scan
 from assay._kernels.sorting import descending_order
 from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
@@ -51,10 +52,11 @@ from assay.resampling._rows import as_rows, whole_rows
 __all__ = ["permutation_test"]
 
 
-def _ranking_null(
-    scan_options: Any, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-    seed: int, n_resamples: int, progress: bool,
-) -> np.ndarray:  # fmt: skip
+def _sorted_rows(
+    y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any
+) -> paired.SortedRows:
+    """The rows of a binary ranking problem in decreasing order of score, with the end of
+    every tie group (zero-weight rows left out)."""
     positive, _ = binary_target(y_true, pos_label)
     scores = as_scores(y_score)
     n = check_same_length(y_true=positive, y_score=scores)
@@ -66,17 +68,66 @@ def _ranking_null(
     group_end = np.append(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1, ordered.shape[0])
     positive_sorted = np.ascontiguousarray(positive[order])
     unit_sorted = np.empty(0) if weights is None else np.ascontiguousarray(weights[order])
-    workers = workers_for(n_resamples * 2 * order.shape[0])  # small calls: the serial kernel
-
-    rows = paired.SortedRows(
+    return paired.SortedRows(
         group_end.astype(np.int64), positive_sorted, unit_sorted, weights is not None
     )
+
+
+def _ranking_statistic(
+    declaration: MetricDeclaration | None,
+    function: Callable[..., Any],
+    y_true: Any,
+    y_pred: Any,
+    sample_weight: Any,
+    metric_kwargs: dict[str, Any],
+    name: str,
+) -> tuple[float, paired.SortedRows | None]:
+    """The observed metric, and the sorted rows of a ranking metric when made first.
+
+    Unweighted binary scores of both classes and a ranking metric with its default
+    options: the statistic is the scan of the rows' tie groups that every permutation
+    runs (:func:`assay._kernels.pieces.scan` of the groups' class counts, the metric's
+    value bit for bit), so no plain scan is compiled besides it.  Otherwise the metric is
+    called first, as its errors and warnings come first (and where the rows cannot be
+    sorted, the metric's own error is raised).
+    """
+    if (
+        declaration is None
+        or declaration.scan_options is None
+        or sample_weight is not None
+        or metric_kwargs
+        or np.ndim(y_true) != 1
+        or np.ndim(y_pred) != 1
+    ):
+        return scalar(
+            call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name
+        ), None
+    try:
+        rows = _sorted_rows(y_true, as_rows(y_pred), None, None)
+    except Exception:
+        call_metric(function, y_true, y_pred, None, metric_kwargs)  # its error first
+        raise
+    positive = rows.positive_sorted
+    if not positive.any() or positive.all():  # NaN and the metric's warning
+        return scalar(call_metric(function, y_true, y_pred, None, metric_kwargs), name), rows
+    starts = np.concatenate(([0], rows.group_end[:-1]))
+    positive_sums = np.add.reduceat(positive.astype(np.float64), starts)
+    negative_sums = np.diff(np.concatenate(([0], rows.group_end))) - positive_sums
+    statistic = scan(declaration.scan_options(), positive_sums, negative_sums, np.bool_(True))
+    return float(statistic), rows
+
+
+def _ranking_null(
+    scan_options: Any, rows: paired.SortedRows, seed: int, n_resamples: int, progress: bool
+) -> np.ndarray:
+    n_rows = rows.positive_sorted.shape[0]
+    workers = workers_for(n_resamples * 2 * n_rows)  # small calls: the serial kernel
 
     def run(first: int, out: np.ndarray) -> None:
         draw = resample.Draw(resample.PERMUTATION, np.uint64(seed), first)
         paired.permute_ranking_labels(rows, scan_options, draw, out, workers)
 
-    size = chunk_size(n_resamples, 2 * order.shape[0], workers)
+    size = chunk_size(n_resamples, 2 * n_rows, workers)
     return run_in_chunks(run, n_resamples, size, progress=progress, description="permutation")
 
 
@@ -249,7 +300,9 @@ def permutation_test(
     alternative = check_alternative(alternative)
     check_weights_supported(function, sample_weight)
     seed = resolve_seed(rng)
-    statistic = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)
+    statistic, rows = _ranking_statistic(
+        declaration, function, y_true, y_pred, sample_weight, metric_kwargs, name
+    )
     options = replicate_options(declaration, function, metric_kwargs)
 
     rows_only = whole_rows(y_true, y_pred)  # multilabel: permute whole rows
@@ -271,15 +324,10 @@ def permutation_test(
         and not rows_only
     ):
         assert declaration.scan_options is not None
+        if rows is None:
+            rows = _sorted_rows(y_true, score_array, metric_kwargs.get("pos_label"), sample_weight)
         null = _ranking_null(
-            declaration.scan_options(**metric_kwargs),
-            y_true,
-            score_array,
-            metric_kwargs.get("pos_label"),
-            sample_weight,
-            seed,
-            n_resamples,
-            progress,
+            declaration.scan_options(**metric_kwargs), rows, seed, n_resamples, progress
         )
     elif (
         declaration is not None
