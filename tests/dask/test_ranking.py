@@ -7,11 +7,13 @@ weights (the same sums, added in another order).
 
 from __future__ import annotations
 
+import collections
 import itertools
 import re
 import warnings
 
 import dask.array as da
+import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
@@ -561,3 +563,42 @@ def test_bad_max_points_is_refused(data, name, max_points, error, message):
     _, ddf = data
     with pytest.raises(error, match=re.escape(message)):
         getattr(assay.dask, name)(ddf["y"], ddf["score"], max_points=max_points)
+
+
+def test_each_input_partition_is_read_once_a_call(synchronous):
+    """A ranking metric, a weighted curve, DeLong's paired test and the weighted bootstrap
+    read each input partition once, all its columns together (a frame read per column,
+    as ``read_parquet`` reads, calls its reader once per column otherwise)."""
+    computed: collections.Counter[int] = collections.Counter()
+
+    def partition(index: int) -> pd.DataFrame:
+        computed[index] += 1
+        rng = np.random.default_rng(index)
+        columns = {"y": rng.integers(0, 2, 300), "a": rng.random(300), "b": rng.random(300)}
+        labels = {"p": rng.integers(0, 2, 300), "q": rng.integers(0, 2, 300)}
+        return pd.DataFrame({**columns, **labels, "w": rng.random(300)})
+
+    ddf = dd.from_map(partition, range(4), meta=partition(0).iloc[:0])
+    calls = [
+        lambda: assay.dask.roc_auc_score(ddf["y"], ddf["a"]),
+        lambda: assay.dask.roc_curve(ddf["y"], ddf["a"], sample_weight=ddf["w"]),
+        lambda: assay.dask.delong_test(ddf["y"], ddf["a"], ddf["b"]),
+        lambda: assay.dask.bootstrap(
+            assay.roc_auc_score, ddf["y"], ddf["a"], sample_weight=ddf["w"], n_resamples=5, rng=0
+        ),
+        lambda: assay.dask.compare(
+            assay.roc_auc_score, ddf["y"], ddf["a"], ddf["b"], rng=0, n_resamples=5
+        ),
+        lambda: assay.dask.f1_score(ddf["y"], ddf["p"], sample_weight=ddf["w"]),
+        lambda: assay.dask.mean_squared_error(ddf["a"], ddf["b"], sample_weight=ddf["w"]),
+        lambda: assay.dask.bootstrap(
+            assay.f1_score, ddf["y"], ddf["p"], sample_weight=ddf["w"], n_resamples=5, rng=0
+        ),
+        lambda: assay.dask.compare(
+            assay.f1_score, ddf["y"], ddf["p"], ddf["q"], n_resamples=5, rng=0
+        ),
+    ]
+    for call in calls:
+        computed.clear()
+        call()
+        assert computed == {0: 1, 1: 1, 2: 1, 3: 1}

@@ -44,7 +44,7 @@ from assay.dask._confusion import (
     label_array,
     partition_tuples,
 )
-from assay.dask._partitions import aligned_partitions
+from assay.dask._partitions import packed_partitions
 from assay.resampling._bootstrap import _confusion_bootstrap, bootstrap_result
 from assay.resampling._compare import bootstrap_comparison
 from assay.resampling._joint_cells import joint_cells
@@ -250,24 +250,35 @@ def _tasks(
     """Every partition's :class:`Tuples` and, with ``draw``, its tuples' drawn weights
     (after ``call``'s checks, when given)."""
     names = list(collections)
-    partitions, n = aligned_partitions(two_d=True, **collections, sample_weight=sample_weight)
-    *label_parts, weight_parts = partitions
+    # each partition's columns read together (the labels' columns, then the weights)
+    packed, n = packed_partitions(two_d=True, **collections, sample_weight=sample_weight)
     tuples = [
-        delayed(partition_tuples, pure=True)(
-            i, n, [column[i] for column in label_parts], weight_parts[i], names
-        )
-        for i in range(n)
+        delayed(_packed_tuples, pure=True)(i, n, columns, names)
+        for i, columns in enumerate(packed)
     ]
     if not draw:
         return tuples, None
     offsets = delayed(_offsets, pure=True)(tuples, call)
     drawn = [
-        delayed(partition_replicates, pure=True)(
-            i, [column[i] for column in label_parts], weight_parts[i], offsets, seed, n_resamples
-        )
-        for i in range(n)
+        delayed(_packed_replicates, pure=True)(i, columns, offsets, seed, n_resamples)
+        for i, columns in enumerate(packed)
     ]
     return tuples, drawn
+
+
+def _packed_tuples(index: int, n: int, columns: tuple[Any, ...], names: list[str]) -> Any:
+    """:func:`partition_tuples` of a packed partition (its labels' columns, then its
+    weights)."""
+    *labels, weights = columns
+    return partition_tuples(index, n, labels, weights, names)
+
+
+def _packed_replicates(
+    index: int, columns: tuple[Any, ...], offsets: Any, seed: int, n_resamples: int
+) -> Any:
+    """:func:`partition_replicates` of a packed partition."""
+    *labels, weights = columns
+    return partition_replicates(index, labels, weights, offsets, seed, n_resamples)
 
 
 def _graph(call: Call, collections: dict[str, Any], sample_weight: Any, paired: bool) -> Delayed:

@@ -28,7 +28,7 @@ from assay.dask._graph import (
     scanned,
     shuffle_job,
 )
-from assay.dask._partitions import aligned_partitions
+from assay.dask._partitions import packed_partitions
 from assay.inference._delong import (
     _NAN,
     auc_ci_result,
@@ -301,19 +301,16 @@ def paired_jobs(
     with their A placement (``carry="placement"``) or A score (``"other"``), to B's
     buckets; ``names`` name the scores in errors; ``positions``: the rows carry their
     positions in the input (the keys of weighted rows' Poisson counts)."""
-    (trues, scores_a, scores_b, weights), n = aligned_partitions(
+    # the four columns of each partition read together (y_true, A, B, weights)
+    packed, n = packed_partitions(
         y_true=y_true, **{names[0]: score_a, names[1]: score_b}, sample_weight=sample_weight
     )
     use_weights = sample_weight is not None
-    parts_a = list(zip(trues, scores_a, weights, strict=True))
-    parts_b = list(zip(trues, scores_b, weights, strict=True))
-    plan_a = plan_graph(parts_a, pos_label, "", use_weights, names[0])
-    plan_b = plan_graph(parts_b, pos_label, "", use_weights, names[1])
+    plan_a = plan_graph(packed, (0, 1, 3), pos_label, "", use_weights, names[0])
+    plan_b = plan_graph(packed, (0, 2, 3), pos_label, "", use_weights, names[1])
     rows_a = [
-        delayed(buckets.bucket_rows, pure=True)(
-            i, n, t, s, w, plan_a, names[0], (names[1], scores_b[i]), positions
-        )
-        for i, (t, s, w) in enumerate(parts_a)
+        delayed(_rows_for_a, pure=True)(i, n, columns, plan_a, names, positions)
+        for i, columns in enumerate(packed)
     ]
     job_a = shuffle_job(rows_a, plan_a, buckets.rows_meta(use_weights, ("other",), positions))
     rows_b = [
@@ -322,6 +319,22 @@ def paired_jobs(
     ]
     job_b = shuffle_job(rows_b, plan_b, buckets.rows_meta(use_weights, (carry,), positions))
     return PairedJobs(job_a, job_b)
+
+
+def _rows_for_a(
+    index: int,
+    n_partitions: int,
+    columns: tuple[Any, ...],
+    plan: Any,
+    names: tuple[str, str],
+    positions: bool,
+) -> Any:
+    """One packed partition's rows in A's buckets, B's score carried."""
+    y_true, score_a, score_b, weights = columns
+    return buckets.bucket_rows(
+        index, n_partitions, y_true, score_a, weights, plan, names[0], (names[1], score_b),
+        positions,
+    )  # fmt: skip
 
 
 def delong_test(

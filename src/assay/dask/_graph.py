@@ -14,10 +14,11 @@ import dask
 from assay.dask import _buckets as buckets
 from assay.dask import _sorted_partitions as sorted_partitions
 from assay.dask._partitions import (
-    aligned_partitions,
     make_plan,
+    packed_partitions,
     partition_tasks,
     summarise_partition,
+    unpacked,
 )
 from assay.exceptions import UndefinedMetricWarning
 
@@ -44,22 +45,25 @@ def scanned(job: RankingJob) -> list[Delayed]:
 
 
 def plan_graph(
-    parts: list[tuple[Any, Any, Any]],
+    packed: list[Any],
+    picks: tuple[int, int, int],
     pos_label: Any,
     multiclass_hint: str = "",
     use_weights: bool = False,
     score_name: str = "y_score",
     n_buckets: int | None = None,
 ) -> Delayed:
-    """The lazy :class:`~assay.dask._partitions.Plan` of the ``(y_true, scores, weights)``
-    partitions (each checked and summarised); ``n_buckets``: how many buckets its
-    splitters cut (default: one per partition, at least two)."""
-    n = len(parts)
+    """The lazy :class:`~assay.dask._partitions.Plan` of packed partitions
+    (:func:`~assay.dask._partitions.packed_partitions`; ``picks``: the positions of
+    ``y_true``, the scores and the weights in them), each checked and summarised;
+    ``n_buckets``: how many buckets its splitters cut (default: one per partition, at
+    least two)."""
+    n = len(packed)
     summaries = [
-        delayed(summarise_partition, pure=True)(
-            i, n, t, s, w, pos_label, multiclass_hint, score_name
+        delayed(unpacked, pure=True)(
+            summarise_partition, picks, i, n, columns, pos_label, multiclass_hint, score_name
         )
-        for i, (t, s, w) in enumerate(parts)
+        for i, columns in enumerate(packed)
     ]
     return delayed(make_plan, pure=True)(
         summaries, pos_label, multiclass_hint, use_weights, n_buckets or max(n, 2)
@@ -82,14 +86,13 @@ def weighted_rows_job(
 ) -> RankingJob:
     """The weighted rows shuffled to their buckets with their positions in the input
     (the keys of their Poisson counts), and each bucket sorted into its atoms."""
-    (trues, scores, weights), n = aligned_partitions(
-        y_true=y_true, y_score=y_score, sample_weight=sample_weight
-    )
-    parts = list(zip(trues, scores, weights, strict=True))
-    plan = plan_graph(parts, pos_label, multiclass_hint, True)
+    packed, n = packed_partitions(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+    plan = plan_graph(packed, (0, 1, 2), pos_label, multiclass_hint, True)
     rows = [
-        delayed(buckets.bucket_rows, pure=True)(i, n, t, s, w, plan, positions=True)
-        for i, (t, s, w) in enumerate(parts)
+        delayed(unpacked, pure=True)(
+            buckets.bucket_rows, (0, 1, 2), i, n, columns, plan, positions=True
+        )
+        for i, columns in enumerate(packed)
     ]
     return shuffle_job(rows, plan, buckets.rows_meta(True, positions=True))
 

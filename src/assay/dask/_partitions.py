@@ -141,6 +141,31 @@ def _on_partition(
     return function(partition_info["number"], n_partitions, *columns, *args)
 
 
+def packed_partitions(two_d: bool = False, **collections: Any) -> tuple[list[Any], int]:
+    """Each partition's columns as one lazy tuple (in the order named; None for a
+    collection given as None), read together by one task a partition
+    (:func:`partition_tasks`; ``two_d`` as there); and the number of partitions."""
+    return partition_tasks(_packed, collections, two_d=two_d)
+
+
+def _packed(index: int, n_partitions: int, *columns: Any) -> tuple[Any, ...]:
+    return columns
+
+
+def unpacked(
+    function: Callable[..., Any],
+    picks: tuple[int, ...],
+    index: int,
+    n_partitions: int,
+    columns: tuple[Any, ...],
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
+    """``function(index, n_partitions, *(columns[k] for k in picks), *args, **kwargs)``:
+    a function of some columns of a packed partition (:func:`packed_partitions`)."""
+    return function(index, n_partitions, *(columns[k] for k in picks), *args, **kwargs)
+
+
 def in_partition(index: int, n_partitions: int, check: Callable[[], Any]) -> Any:
     """``check()``, its ValueError naming partition ``index``."""
     try:
