@@ -10,8 +10,8 @@ that kind, so it cannot exist yet: the kill always lands mid-computation, and th
 killed worker's results (that task's among them) are lost and must be recomputed. The
 kill points:
 
-* ``sort_partition``: the first input partition read, checked, sorted and summarised;
-* ``cut_partition``: the first sorted partition cut into buckets at the splitters;
+* ``sort_partition``: the first input partition read, checked, split and summarised;
+* ``cut_partition``: the first split partition gathered into buckets at the splitters;
 * ``merge_bucket``: the first bucket merged from every partition's piece of it;
 * ``shuffle-transfer`` (DeLong's paired test, which moves rows): the first input
   partition handed to the shuffle (the shuffle is under way; Dask's peer-to-peer

@@ -1,11 +1,14 @@
 """The partitions of dask inputs, checked one by one, and the plan of a ranking job.
 
-A job first reads every partition once (:func:`summarise_partition`): the checks of
+Every partition is read once, all its columns by one task (:func:`partition_tasks`,
+:func:`packed_partitions`).  A job first summarises every partition
+(:func:`summarise_partition`, or the split of a ranking job's partition): the checks of
 the single-machine functions, run on the partition (an error names it), its class
 labels, a sample of its scores and what its weights look like.  The summaries are
 small; :func:`make_plan` turns them into the plan of the second pass: the positive
-label, the splitters of the score range, and the scale of the weights (the same power
-of two as on one machine, so that integer weights stay exact counts).
+label, the splitters of the score range (and which of them are heavy), and the scale of
+the weights (the same power of two as on one machine, so that integer weights stay
+exact counts).
 """
 
 from __future__ import annotations
