@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -114,6 +114,37 @@ def test_same_length_skips_missing_arrays() -> None:
 def test_few_distinct_values(values: np.ndarray, limit: int, as_bool: bool) -> None:
     if as_bool:
         values = values > 0
+    expected = np.unique(values)
+    result = v.few_distinct_values(values, limit)
+    if expected.shape[0] > limit:
+        assert result is None
+    else:
+        assert result is not None
+        np.testing.assert_array_equal(result, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([np.uint8, np.int8, np.int64, np.float32, np.bool_]),
+    st.integers(1, 3 * 4096 + 7),
+    st.lists(
+        st.tuples(
+            st.one_of(st.integers(0, 3 * 4096 + 6), st.sampled_from([4095, 4096, 8191, 8192])),
+            st.integers(0, 3),
+        ),
+        max_size=3,
+    ),
+    st.integers(1, 3),
+)
+@example(np.int8, 12_000, [(8192, 2)], 2)  # a new value just after a block of known ones
+def test_few_distinct_values_in_long_runs(dtype, n, others, limit) -> None:
+    """Rows are checked a block (4096 rows) at a time against the values seen: a value
+    met late in a block, first in one, or in a later one, is found wherever it lies."""
+    values = np.zeros(n, dtype=dtype)
+    values[n // 3 :] = 1
+    for position, value in others:
+        if position < n:
+            values[position] = value
     expected = np.unique(values)
     result = v.few_distinct_values(values, limit)
     if expected.shape[0] > limit:

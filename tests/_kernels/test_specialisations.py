@@ -303,6 +303,10 @@ def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None
     n = sorting.MSD_THRESHOLD + offset
     values = np.random.default_rng(20261127).random(n)
     calls: list[str] = []
+    # compiled (or loaded) before the spies replace the module's names: a kernel
+    # compiled after that would look up a spy, a Python function, as its callee
+    sorting.descending_order(values)
+    ranking.sort_with_weights(-values, np.arange(n, dtype=np.float64))
 
     def spy(name: str, module):
         kernel = getattr(module, name)
