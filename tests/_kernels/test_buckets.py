@@ -1,5 +1,5 @@
-"""Rows gathered by bucket of the score range (a table of cells, then a count where a
-cell holds a splitter) against ``np.searchsorted`` of the splitters."""
+"""Rows split by class and gathered by bucket of the score range (a table of cells, then
+a count where a cell holds a splitter) against ``np.searchsorted`` of the splitters."""
 
 from __future__ import annotations
 
@@ -56,37 +56,48 @@ def bucketed(draw):
     heavy = np.array(draw(st.lists(st.booleans(), min_size=splitters.shape[0],
                                    max_size=splitters.shape[0])), dtype=bool)  # fmt: skip
     use_weights = draw(st.booleans())
-    weights = np.array(draw(st.lists(st.integers(1, 5), min_size=n, max_size=n)), float)
-    return scores, weights if use_weights else None, splitters, heavy
+    weights = np.array(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), float)
+    marked = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    return scores, marked, weights if use_weights else None, splitters, heavy
+
+
+def _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets):
+    """Each bucket's rows of each class, by :func:`bucket_rows` and by searchsorted."""
+    use_weights = weights is not None
+    given_weights = weights if use_weights else np.zeros(0)
+    negated, gathered, starts, cells = bucket_rows(
+        scores, marked, marked_positive, given_weights, use_weights, scale, splitters, heavy,
+        n_buckets,
+    )  # fmt: skip
+    assert negated.dtype == scores.dtype
+    assert starts.shape == (2 * n_buckets + 1,) and cells.shape == (2 * n_buckets,)
+    counted = weights * scale if use_weights else np.ones(scores.shape[0])
+    for c, is_class in enumerate([marked == marked_positive, marked != marked_positive]):
+        is_kept = is_class & (counted != 0.0)
+        want_rows, want_cells = _expected(
+            scores.astype(np.float64), counted * is_kept, splitters, heavy, n_buckets
+        )
+        np.testing.assert_array_equal(cells[c::2], want_cells)
+        for k in range(n_buckets):
+            want = want_rows[k][is_kept[want_rows[k]]]
+            held = slice(starts[2 * k + c], starts[2 * k + c + 1])
+            # the bits: -0.0 and 0.0 are told apart
+            np.testing.assert_array_equal(
+                negated[held].view(np.uint8), (-scores[want]).view(np.uint8)
+            )
+            if use_weights:
+                np.testing.assert_array_equal(gathered[held], counted[want])
+    return cells
 
 
 @settings(max_examples=300, deadline=None)
-@given(bucketed())
-def test_rows_fall_in_the_bucket_of_searchsorted(data):
-    scores, weights, splitters, heavy = data
+@given(bucketed(), st.booleans(), st.sampled_from([1.0, 0.25, 8.0]))
+def test_rows_fall_in_the_bucket_of_searchsorted(data, marked_positive, scale):
+    """Every kept row lies in its class's run of its bucket, in input order, negated;
+    rows of weight 0 are left out, weights are multiplied by the scale."""
+    scores, marked, weights, splitters, heavy = data
     n_buckets = splitters.shape[0] + 1 + 2  # buckets past the last splitter stay empty
-    use_weights = weights is not None
-    negated = -scores
-    given_weights = weights if use_weights else np.zeros(0)
-    rows, gathered, starts, cells = bucket_rows(
-        negated, given_weights, use_weights, splitters, heavy, n_buckets
-    )
-    assert rows.dtype == scores.dtype
-    want_rows, want_cells = _expected(
-        scores.astype(np.float64),
-        weights if use_weights else np.ones(scores.shape[0]),
-        splitters,
-        heavy,
-        n_buckets,
-    )
-    np.testing.assert_array_equal(cells, want_cells)
-    for k in range(n_buckets):
-        held = rows[starts[k] : starts[k + 1]]
-        np.testing.assert_array_equal(held.view(np.uint8), negated[want_rows[k]].view(np.uint8))
-        if use_weights:
-            np.testing.assert_array_equal(
-                gathered[starts[k] : starts[k + 1]], weights[want_rows[k]]
-            )
+    _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -97,15 +108,9 @@ def test_many_rows_and_many_splitters(dtype):
     scores = rng.normal(size=200_000).astype(dtype)
     scores[::7] = 0.0
     scores[::101] = -0.0
+    marked = rng.random(scores.shape[0]) < 0.3
     splitters = np.unique(np.r_[0.0, rng.choice(scores, 254).astype(np.float64)] + 0.0)
     heavy = splitters == 0.0
-    n_buckets = 256
-    rows, _, starts, cells = bucket_rows(-scores, np.zeros(0), False, splitters, heavy, n_buckets)
-    want_rows, want_cells = _expected(
-        scores.astype(np.float64), np.ones(scores.shape[0]), splitters, heavy, n_buckets
-    )
-    np.testing.assert_array_equal(cells, want_cells)
+    cells = _check(scores, marked, True, None, 1.0, splitters, heavy, 256)
     assert cells.sum() == np.count_nonzero(scores == 0.0)
-    for k in range(n_buckets):
-        np.testing.assert_array_equal(rows[starts[k] : starts[k + 1]], -scores[want_rows[k]])
     assert CELL_BITS == 20

@@ -3,8 +3,9 @@
 A bucket ``k`` of the ascending ``splitters`` holds the scores in
 ``(splitters[k - 1], splitters[k]]``: the buckets ascend with the scores, equal scores
 share one (``-0.0`` and ``0.0`` included), and bucket ``k`` is the number of splitters
-below the score.  The rows are negated scores (the layout of
-:func:`assay._kernels.ranking.split_scores`), float32 or float64, in any order.
+below the score.  The rows are scores, float32 or float64, in any order, with a class
+each; they come out split by class and negated (the layout of
+:func:`assay._kernels.ranking.split_scores`), gathered by bucket.
 
 A row's bucket is read from a table indexed by the top :data:`CELL_BITS` bits of the
 score's order key (its bits with the sign bit set for a positive score and every bit
@@ -60,81 +61,101 @@ def bucket_table(splitters: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 @jit
-def count_buckets(negated, bits, sign, ones, shift, table, splitters, heavy, weights,
-                  use_weights, ids, counts, cells):  # fmt: skip
-    """Each row's bucket into ``ids`` and the rows of each bucket into ``counts``.
+def count_buckets(scores, bits, sign, ones, shift, table, splitters, heavy, marked,
+                  marked_positive, weights, use_weights, scale, ids, counts, cells):  # fmt: skip
+    """Each row's bucket and class into ``ids`` and the rows of each into ``counts``.
 
-    ``bits``: the raw bits of ``negated`` (a view), ``sign`` and ``ones`` its sign bit
-    and all its bits, ``shift`` its width less :data:`CELL_BITS`; ``table``:
-    :func:`bucket_table`.  ``heavy[k]`` (one per splitter): the rows scoring exactly
-    ``splitters[k]`` are summed into ``cells[k]`` (their weight, or their count without
-    ``use_weights``) and get the id -1 (a heavy tie group travels as one cell).  The
-    caller allocates ``ids`` (int32, one per row) and zeroes ``counts`` and ``cells``
-    (one per bucket).
+    ``scores``: the rows' scores (not negated); ``bits`` their raw bits (a view),
+    ``sign`` and ``ones`` its sign bit and all its bits, ``shift`` its width less
+    :data:`CELL_BITS`; ``table``: :func:`bucket_table`.  A row is positive when
+    ``marked[i] == marked_positive``.  A row of bucket ``k`` and class ``c`` (0
+    positive, 1 negative) gets the id ``2 * k + c``, which indexes ``counts`` and
+    ``cells``.  ``heavy[k]`` (one per splitter): the rows scoring exactly
+    ``splitters[k]`` are summed into ``cells[2 * k + c]`` (their weight times ``scale``,
+    or their count without ``use_weights``) and get the id -1 (a heavy tie group
+    travels as one cell), as do rows of weight 0.  The caller allocates ``ids`` (int32,
+    one per row) and zeroes ``counts`` and ``cells`` (two per bucket).
     """
     m = splitters.shape[0]
     zero = sign ^ sign
-    for i in range(negated.shape[0]):
-        b = bits[i] ^ sign  # the score's bits: the negation flips the sign bit
+    for i in range(scores.shape[0]):
+        if use_weights and weights[i] == 0.0:
+            ids[i] = -1
+            continue
+        c = np.int64(marked[i] != marked_positive)
+        b = bits[i]
         if b == sign:  # -0.0 is 0.0
             b = zero
         key = b ^ ones if b & sign else b | sign
         k = np.int64(table[key >> shift])
         if k < 0:  # a cell holding a splitter: count them, and sum a heavy one's rows
-            score = -np.float64(negated[i])
+            score = np.float64(scores[i])
             k = 0
             for j in range(m):
                 k += splitters[j] < score
             if k < m and heavy[k] and splitters[k] == score:
-                cells[k] += weights[i] if use_weights else 1.0
+                cells[2 * k + c] += weights[i] * scale if use_weights else 1.0
                 ids[i] = -1
                 continue
-        ids[i] = k
-        counts[k] += 1
+        ids[i] = 2 * k + c
+        counts[2 * k + c] += 1
 
 
 @jit
-def gather_buckets(negated, weights, use_weights, ids, starts, scores, gathered):
-    """The rows of :func:`count_buckets` gathered by bucket, each bucket's in input
-    order: bucket ``k``'s are ``scores[starts[k]:starts[k + 1]]`` (their weights in
-    ``gathered`` when ``use_weights``); rows of id -1 are left out."""
+def gather_buckets(scores, weights, use_weights, scale, ids, starts, negated, gathered):
+    """The rows of :func:`count_buckets` gathered by bucket and class, negated, each
+    bucket's in input order: the positive rows of bucket ``k`` are
+    ``negated[starts[2 * k]:starts[2 * k + 1]]``, its negative rows follow up to
+    ``starts[2 * k + 2]`` (their weights times ``scale`` in ``gathered`` when
+    ``use_weights``); rows of id -1 are left out."""
     at = starts[:-1].copy()
-    for i in range(negated.shape[0]):
-        k = ids[i]
-        if k >= 0:
-            scores[at[k]] = negated[i]
+    for i in range(scores.shape[0]):
+        t = ids[i]
+        if t >= 0:
+            j = at[t]
+            at[t] = j + 1
+            negated[j] = -scores[i]
             if use_weights:
-                gathered[at[k]] = weights[i]
-            at[k] += 1
+                gathered[j] = weights[i] * scale
 
 
 def bucket_rows(
-    negated: np.ndarray,
+    scores: np.ndarray,
+    marked: np.ndarray,
+    marked_positive: bool,
     weights: np.ndarray,
     use_weights: bool,
+    scale: float,
     splitters: np.ndarray,
     heavy: np.ndarray,
     n_buckets: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows gathered by bucket (:func:`count_buckets`, :func:`gather_buckets`).
+    """The rows split by class and gathered by bucket, negated (:func:`count_buckets`,
+    :func:`gather_buckets`), in one pass to count and one to gather: the rows are not
+    split by class first.
 
-    Returns ``(scores, weights, starts, cells)``: bucket ``k``'s rows are
-    ``scores[starts[k]:starts[k + 1]]`` (``weights`` empty without ``use_weights``);
-    ``cells[k]`` the summed weight of the rows on heavy splitter ``k``.  The arrays are
-    NumPy's (NumPy asks for huge pages on large arrays, see
+    ``marked`` (bool, one per row): a row is positive when it equals
+    ``marked_positive``.  Rows of weight 0 are left out; weights are multiplied by
+    ``scale`` (a power of two: exactly).  Returns ``(negated, weights, starts, cells)``:
+    bucket ``k``'s positive rows are ``negated[starts[2 * k]:starts[2 * k + 1]]`` and
+    its negative rows ``negated[starts[2 * k + 1]:starts[2 * k + 2]]`` (``weights``,
+    float64, alike; empty without ``use_weights``), ``cells[2 * k]`` and
+    ``cells[2 * k + 1]`` the summed weight of each class's rows on heavy splitter ``k``.
+    The arrays are NumPy's (NumPy asks for huge pages on large arrays, see
     :func:`~assay._kernels.ranking.split_buffers`).
     """
-    size = negated.dtype.itemsize
-    ids = np.empty(negated.shape[0], dtype=np.int32)
-    counts = np.zeros(n_buckets, dtype=np.int64)
-    cells = np.zeros(n_buckets, dtype=np.float64)
+    size = scores.dtype.itemsize
+    ids = np.empty(scores.shape[0], dtype=np.int32)
+    counts = np.zeros(2 * n_buckets, dtype=np.int64)
+    cells = np.zeros(2 * n_buckets, dtype=np.float64)
     shift = _UNSIGNED[size](8 * size - CELL_BITS)
-    count_buckets(negated, negated.view(_UNSIGNED[size]), _SIGN[size], _ALL[size], shift,
-                  bucket_table(splitters, negated.dtype), splitters.astype(np.float64),
-                  heavy, weights, use_weights, ids, counts, cells)  # fmt: skip
-    starts = np.zeros(n_buckets + 1, dtype=np.int64)
+    count_buckets(scores, scores.view(_UNSIGNED[size]), _SIGN[size], _ALL[size], shift,
+                  bucket_table(splitters, scores.dtype), splitters.astype(np.float64),
+                  heavy, marked, marked_positive, weights, use_weights, float(scale), ids,
+                  counts, cells)  # fmt: skip
+    starts = np.zeros(2 * n_buckets + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
-    scores = np.empty(int(starts[-1]), dtype=negated.dtype)
+    negated = np.empty(int(starts[-1]), dtype=scores.dtype)
     gathered = np.empty(int(starts[-1]) if use_weights else 0, dtype=np.float64)
-    gather_buckets(negated, weights, use_weights, ids, starts, scores, gathered)
-    return scores, gathered, starts, cells
+    gather_buckets(scores, weights, use_weights, float(scale), ids, starts, negated, gathered)
+    return negated, gathered, starts, cells

@@ -6,7 +6,6 @@ import numpy as np
 
 from assay._kernels._jit import jit
 
-
 _BLOCK = 4096
 """Rows checked at once, without a branch per row, against the first two values."""
 

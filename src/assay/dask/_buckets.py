@@ -2,11 +2,12 @@
 
 The scan contract of :mod:`assay._kernels.pieces`, with the pieces on the workers:
 
-1. every input partition is read once: checked, split by class where it lies (few
-   distinct scores are summed into sorted (score, class) cells by hashing) and
-   summarised (:mod:`assay.dask._sorted_partitions`); the plan holds the splitters of
-   the score range;
-2. every split partition's rows are gathered by bucket (no sort), or its sorted cells
+1. every input partition is read once: checked (few distinct scores are summed into
+   sorted (score, class) cells by hashing) and summarised where it lies
+   (:mod:`assay.dask._sorted_partitions`); the plan holds the splitters of the score
+   range;
+2. every partition's rows are split by class and gathered by bucket (no sort), or its
+   sorted cells
    cut at the splitters, into one piece per bucket; equal scores, ``-0.0`` and ``0.0``
    included, share a bucket; the pieces of a group of partitions are bundled
    (:func:`combine_pieces`);
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numba
@@ -339,7 +341,7 @@ def bucket_totals(held: dict[int, Atoms | Piece]) -> dict[int, BucketTotals]:
     for bucket, entries in held.items():
         if isinstance(entries, Atoms):
             m = entries.scores.shape[0]
-            positive, negative = piece_totals(entries.positive, entries.negative, 0, m)  # type: ignore[call-arg]
+            positive, negative = piece_totals(entries.positive, entries.negative, 0, m)
             first = (float(entries.positive[0]), float(entries.negative[0]))
             totals[bucket] = BucketTotals(positive, negative, min(m, 3), first)
         else:
@@ -390,7 +392,7 @@ def has_below_pass(options: Any) -> bool:
 
 
 def bucket_summaries(
-    held: dict[int, Atoms | Piece], prefix: Prefix, options: Any
+    held: Mapping[int, Atoms | Piece], prefix: Prefix, options: Any
 ) -> dict[int, Any]:
     """The below-pass summary of each bucket (for a metric that has a below pass), from
     its atoms or from its sorted classes."""
@@ -425,7 +427,7 @@ def belows_of(summaries: list[dict[int, Any]], prefix: Prefix, options: Any) -> 
 
 
 def bucket_states(
-    held: dict[int, Atoms | Piece], prefix: Prefix, belows: dict[int, Any] | None, options: Any
+    held: Mapping[int, Atoms | Piece], prefix: Prefix, belows: dict[int, Any] | None, options: Any
 ) -> dict[int, Any]:
     """Each bucket's state, folded from the weight above it, from its atoms or from its
     sorted classes (their tie groups visited by a merge, as on one machine)."""
@@ -508,6 +510,7 @@ def bucket_curves(
         mode = DROP_NONE
     curves = {}
     for bucket, entry in entries.items():
+        kernel: Any
         if isinstance(entry, Atoms):
             kernel, data = curve_piece, (entry.scores, entry.positive, entry.negative)
         else:

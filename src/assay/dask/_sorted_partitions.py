@@ -1,23 +1,25 @@
-"""The input partitions of a ranking job, each read once: checked, split and summarised
-where it lies, then cut into one piece per bucket.
+"""The input partitions of a ranking job, each read once: checked and summarised where it
+lies, then cut into one piece per bucket.
 
 1. :func:`sort_partition` checks a partition as the single-machine functions do (an
-   error names it), splits its rows by class (few distinct scores are summed by hashing
-   into sorted (score, class) cells instead; float32 scores stay float32), and returns
-   the partition's summary for the plan beside the rows.  The plan is not known yet, so
-   the rows are split by the partition's own larger label (the *marked* one), not by
-   the positive label, and weighted by the partition's own power of two; the summary's
-   sample is read off the entries at evenly spaced positions.  The rows are not sorted
-   here: each bucket sorts its rows once (:func:`~assay.dask._buckets.merge_bucket`).
-2. Once the plan is known, :func:`cut_partition` turns the marked side into the
-   positive or the negative class, brings the weights to the plan's power of two (an
-   exact multiplication by a power of two) and gathers each class's rows by bucket
+   error names it), marks each row's class and returns the partition's summary for the
+   plan beside the rows.  Few distinct scores are summed by hashing into sorted
+   (score, class) cells instead (float32 scores stay float32).  The plan is not known
+   yet, so the rows are marked by the partition's own larger label (the *marked* one),
+   not by the positive label, and cells are weighted by the partition's own power of
+   two; the summary's sample is read off the rows (or cells) at evenly spaced
+   positions.  The rows are neither split nor sorted here: each bucket sorts its rows
+   once (:func:`~assay.dask._buckets.merge_bucket`).
+2. Once the plan is known, :func:`cut_partition` splits the rows by class and gathers
+   each class's rows by bucket in one pass to count and one to gather
    (:func:`~assay._kernels.buckets.bucket_rows`: a table of the score range, no sort;
-   the rows on a heavy splitter summed into one cell), or cuts the sorted cells at the
-   splitters.
+   the rows on a heavy splitter summed into one cell), their weights multiplied by the
+   plan's power of two as one machine multiplies them; or it cuts the sorted cells at
+   the splitters, bringing their weights to the plan's power of two (an exact
+   multiplication by a power of two).
 
-The rows are read once: the split partition stays on its worker between the two steps
-(Dask spills it to disk when memory runs short).
+The rows are read once: the checked partition stays on its worker between the two
+steps (Dask spills it to disk when memory runs short).
 """
 
 from __future__ import annotations
@@ -39,21 +41,34 @@ from assay.dask._partitions import (
     in_partition,
     weight_plan,
 )
-from assay.metrics._sorted import SortedBinary, sort_scaled
+from assay.metrics._sorted import SortedBinary, grouped_scaled
 
 _EMPTY = np.empty(0, dtype=np.float64)
 
 
-class SortedPartition(NamedTuple):
-    """One input partition's rows split by class where they lie (``data`` None: no
-    rows): unsorted rows, or sorted cells of tie groups (``data.grouped``)."""
+class Rows(NamedTuple):
+    """A partition's checked rows, as read."""
 
-    data: SortedBinary | None
+    scores: np.ndarray
+    """Float32 or float64 scores (float64 with weights, as the weighted sort takes)."""
+    marked: np.ndarray
+    """Bool, one per row: the row has the marked label."""
+    weights: np.ndarray
+    """The weights as given (empty without weights)."""
+    use_weights: bool
+
+
+class SortedPartition(NamedTuple):
+    """One input partition's rows, or sorted cells of tie groups (``data.grouped``;
+    ``data`` None: no rows)."""
+
+    data: SortedBinary | Rows | None
     marked: Any
-    """The label of the rows on the data's ``positive`` side (the partition's larger
-    label); the other side holds the other label's rows."""
+    """The partition's larger label: the label of the rows marked in :class:`Rows`, or
+    on the cells' ``positive`` side (the other side holds the other label's)."""
     weight_scale: float
-    """The power of two its weights were multiplied by (1.0 without weights)."""
+    """The power of two the cells' weights were multiplied by (1.0 for rows, whose
+    weights are as given, and without weights)."""
     kept: int
     """Its rows that carry weight (all rows without weights)."""
 
@@ -68,10 +83,18 @@ def _local_scale(part: CheckedPartition) -> float:
     return weight_plan([summary], True)[0]
 
 
-def sorted_sample(data: SortedBinary, size: int) -> tuple[np.ndarray, float]:
-    """About ``size`` scores read off the entries at evenly spaced positions (each class
-    apart, one stride for both), sorted, and the entries each stands for: of sorted
-    cells, scores at evenly spaced ranks; of rows, a systematic sample of the rows."""
+def sorted_sample(data: SortedBinary | Rows, size: int) -> tuple[np.ndarray, float]:
+    """About ``size`` scores read off the entries at evenly spaced positions, sorted, and
+    the entries each stands for: of sorted cells, scores at evenly spaced ranks (each
+    class apart, one stride for both); of rows, a systematic sample of the rows (rows
+    of weight 0 left out: they are not sent)."""
+    if isinstance(data, Rows):
+        stride = max(data.scores.shape[0] / size, 1.0)
+        at = np.arange(stride / 2, data.scores.shape[0], stride).astype(np.int64)
+        if data.use_weights:
+            at = at[data.weights[at] != 0.0]
+        sample = data.scores[at].astype(np.float64) + 0.0  # -0.0 is 0.0
+        return np.sort(sample), stride
     sides = (data.positive_scores, data.negative_scores)
     total = sum(x.shape[0] for x in sides)
     stride = max(total / size, 1.0)
@@ -90,7 +113,7 @@ def sort_partition(
     multiclass_hint: str = "",
     score_name: str = "y_score",
 ) -> tuple[PartitionSummary, SortedPartition]:
-    """Check, split and summarise one input partition (see the module docstring)."""
+    """Check, mark and summarise one input partition (see the module docstring)."""
     if len(y_true) == 0 and len(y_score) == 0:
         return empty_summary(), SortedPartition(None, None, 1.0, 0)
 
@@ -99,15 +122,21 @@ def sort_partition(
             y_true, y_score, sample_weight, pos_label, multiclass_hint, score_name, True
         )
         marked = part.classes[-1]
-        scale = _local_scale(part)
         is_marked = np.asarray(part.labels == marked, dtype=bool)
-        # the rows stay unsorted (each bucket sorts its rows once), few distinct scores
-        # are summed into sorted cells by hashing
-        data = sort_scaled(is_marked, part.scores, part.weights, scale, False, sort=False)
-        kept = data.positive_scores.shape[0] + data.negative_scores.shape[0]
-        if data.grouped:  # entries are (score, class) cells, not rows
-            n = part.scores.shape[0]
-            kept = n if part.weights is None else int(np.count_nonzero(part.weights))
+        scores = part.scores
+        if part.weights is not None and scores.dtype != np.float64:
+            scores = scores.astype(np.float64)  # the weighted sort works on float64 keys
+        n = scores.shape[0]
+        # few distinct scores are summed into sorted cells by hashing; other rows stay
+        # as they are (the cut splits them, each bucket sorts its rows once)
+        scale = _local_scale(part)
+        data: SortedBinary | Rows | None = grouped_scaled(
+            is_marked, scores, part.weights, scale, False
+        )
+        if data is None:
+            weights = _EMPTY if part.weights is None else part.weights
+            data, scale = Rows(scores, is_marked, weights, part.weights is not None), 1.0
+        kept = n if part.weights is None else int(np.count_nonzero(part.weights))
         sample, share = sorted_sample(data, SAMPLE_SIZE)
         summary = PartitionSummary(
             part.scores.shape[0], part.classes, sample, share, part.weight_total,
@@ -126,7 +155,7 @@ def _is_label(value: Any, label: Any) -> bool:
 def cut_partition(
     output: tuple[PartitionSummary, SortedPartition], plan: Plan, n_buckets: int
 ) -> tuple[Any, ...]:
-    """One split partition (the output of :func:`sort_partition`) cut at the plan's
+    """One checked partition (the output of :func:`sort_partition`) cut at the plan's
     splitters.
 
     Returns ``n_buckets`` pieces (:class:`~assay.dask._buckets.Piece`; bucket ``k``
@@ -138,18 +167,19 @@ def cut_partition(
     if data is None:
         empty = Piece(_EMPTY, _EMPTY, _EMPTY, _EMPTY, False)
         return (*([empty] * n_buckets), 0)
+    marked_positive = _is_label(part.marked, plan.pos_label)
+    ratio = plan.weight_scale / part.weight_scale  # a power of two: exact
+    if isinstance(data, Rows):
+        pieces = _cut_rows(data, marked_positive, ratio, plan, n_buckets)
+        return (*pieces, part.kept)
     marked = (data.positive_scores, data.positive_weights)
     other = (data.negative_scores, data.negative_weights)
-    positive, negative = (
-        (marked, other) if _is_label(part.marked, plan.pos_label) else (other, marked)
-    )
-    ratio = plan.weight_scale / part.weight_scale
+    positive, negative = (marked, other) if marked_positive else (other, marked)
     if data.use_weights and ratio != 1.0:
-        # a power of two: exact, as one machine's scaling of the same weights
+        # as one machine's scaling of the same weights
         positive = (positive[0], positive[1] * ratio)
         negative = (negative[0], negative[1] * ratio)
-    cut = _cut_sorted if data.grouped else _cut_rows
-    return (*cut((positive, negative), data.use_weights, plan, n_buckets), part.kept)
+    return (*_cut_sorted((positive, negative), data.use_weights, plan, n_buckets), part.kept)
 
 
 Side = tuple[np.ndarray, np.ndarray]
@@ -174,23 +204,23 @@ def _cut_sorted(sides: tuple[Side, Side], use_weights: bool, plan: Plan, n: int)
     ]
 
 
-def _cut_rows(sides: tuple[Side, Side], use_weights: bool, plan: Plan, n: int) -> list[Piece]:
-    """Unsorted rows gathered by bucket (:func:`~assay._kernels.buckets.bucket_rows`);
-    the rows on a heavy splitter summed into one cell per class."""
+def _cut_rows(rows: Rows, marked_positive: bool, scale: float, plan: Plan, n: int) -> list[Piece]:
+    """Rows split by class and gathered by bucket
+    (:func:`~assay._kernels.buckets.bucket_rows`), their weights multiplied by
+    ``scale``; the rows on a heavy splitter summed into one cell per class."""
     splitters = plan.splitters
     heavy = plan.heavy if plan.heavy.shape == splitters.shape else np.zeros(splitters.shape, bool)
-    columns = []
-    for side in sides:
-        rows, gathered, starts, cells = bucket_rows(*side, use_weights, splitters, heavy, n)
-        bounds = itertools.pairwise(starts.tolist())
-        columns.append((_slices((rows, gathered), use_weights, bounds), cells))
-    (positive_pieces, positive_cells), (negative_pieces, negative_cells) = columns
+    negated, gathered, starts, cells = bucket_rows(
+        rows.scores, rows.marked, marked_positive, rows.weights, rows.use_weights, scale,
+        splitters, heavy, n,
+    )  # fmt: skip
+    sides = _slices((negated, gathered), rows.use_weights, itertools.pairwise(starts.tolist()))
     result = []
     for k in range(n):
-        (a, wa), (b, wb) = positive_pieces[k], negative_pieces[k]
-        piece = Piece(a, b, wa, wb, use_weights)
-        if positive_cells[k] > 0.0 or negative_cells[k] > 0.0:
-            piece = _with_cell(piece, -splitters[k] + 0.0, positive_cells[k], negative_cells[k])
+        (a, wa), (b, wb) = sides[2 * k], sides[2 * k + 1]
+        piece = Piece(a, b, wa, wb, rows.use_weights)
+        if cells[2 * k] > 0.0 or cells[2 * k + 1] > 0.0:
+            piece = _with_cell(piece, -splitters[k] + 0.0, cells[2 * k], cells[2 * k + 1])
         result.append(piece)
     return result
 

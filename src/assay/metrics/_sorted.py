@@ -128,42 +128,23 @@ def sort_scaled(
     weight_scale: float,
     integer_counts: bool,
     group_ties: bool = True,
-    sort: bool = True,
 ) -> SortedBinary:
     """:func:`sort_scores` with the weights' scale (a power of two) chosen by the caller:
-    a part of a larger problem (a partition on Dask) takes the scale of the whole.
-    ``sort=False``: the rows are split by class but left unsorted (cells of tie groups
-    summed by hashing are sorted whatever: ``grouped``)."""
+    a part of a larger problem (a partition on Dask) takes the scale of the whole."""
     use_weights = weights is not None
     weight_array = _EMPTY if weights is None else weights
     if use_weights and scores.dtype != np.float64:
         # the weighted sort works on float64 keys (and the weights cost 8 bytes a row)
         scores = scores.astype(np.float64)
-    if group_ties and scores.shape[0] >= _GROUPING_MIN_ROWS:
-        # few distinct scores (rounded probabilities, integer scores): aggregate the tie
-        # groups by hashing instead of sorting every row
-        limit = min(_GROUPING_LIMIT, scores.shape[0] // 8)
-        grouped, group_positive, group_negative, positive_sums, negative_sums = (
-            kernels.group_scores(scores, positive, weight_array, use_weights, weight_scale, limit)
-        )
-        if grouped:
-            return SortedBinary(
-                group_positive,
-                group_negative,
-                positive_sums,
-                negative_sums,
-                True,
-                weight_scale,
-                grouped=True,
-                integer_counts=integer_counts,
-            )
+    if group_ties:
+        grouped = grouped_scaled(positive, scores, weights, weight_scale, integer_counts)
+        if grouped is not None:
+            return grouped
     positive_scores, negative_scores, positive_weights, negative_weights = kernels.split_scores(
         scores, positive, weight_array, use_weights, weight_scale,
         *kernels.split_buffers(scores, use_weights),
     )  # fmt: skip
-    if not sort:
-        pass
-    elif use_weights:
+    if use_weights:
         kernels.sort_with_weights(positive_scores, positive_weights)
         kernels.sort_with_weights(negative_scores, negative_weights)
     else:
@@ -177,6 +158,38 @@ def sort_scaled(
         negative_weights,
         use_weights,
         weight_scale,
+        integer_counts=integer_counts,
+    )
+
+
+def grouped_scaled(
+    positive: np.ndarray,
+    scores: np.ndarray,
+    weights: np.ndarray | None,
+    weight_scale: float,
+    integer_counts: bool,
+) -> SortedBinary | None:
+    """Few distinct scores (rounded probabilities, integer scores) as sorted (tie group,
+    class) cells summed by hashing instead of sorting every row (``grouped``); None
+    for fewer than 2048 rows or more distinct scores than min(65536, n / 8).  Weighted
+    scores must be float64."""
+    if scores.shape[0] < _GROUPING_MIN_ROWS:
+        return None
+    limit = min(_GROUPING_LIMIT, scores.shape[0] // 8)
+    grouped, group_positive, group_negative, positive_sums, negative_sums = kernels.group_scores(
+        scores, positive, _EMPTY if weights is None else weights, weights is not None,
+        weight_scale, limit,
+    )  # fmt: skip
+    if not grouped:
+        return None
+    return SortedBinary(
+        group_positive,
+        group_negative,
+        positive_sums,
+        negative_sums,
+        True,
+        weight_scale,
+        grouped=True,
         integer_counts=integer_counts,
     )
 
