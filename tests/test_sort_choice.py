@@ -19,17 +19,20 @@ LARGE = choice.CALIBRATION_MIN_ROWS
 
 
 class FakeCalibration:
-    """Stands in for the timing run: records how often it ran, returns a fixed choice."""
+    """Stands in for the timing run: records the dtypes it ran for, returns a fixed choice."""
 
     def __init__(self, float64: str = "radix", float32: str = "numpy") -> None:
-        self.runs = 0
+        self.dtypes: list[str] = []
         self.choice = {"float64": float64, "float32": float32}
 
-    def __call__(self) -> dict[str, Any]:
-        self.runs += 1
-        seconds = {name: {"numpy": 1.0, "radix": 1.0} for name in choice.DTYPES}
-        return {"format": 1, "sample_size": 8, "repeats": 1, "seconds": seconds,
-                "choice": dict(self.choice)}  # fmt: skip
+    @property
+    def runs(self) -> int:
+        return len(self.dtypes)
+
+    def __call__(self, dtype: str) -> dict[str, Any]:
+        self.dtypes.append(dtype)
+        return {"format": 2, "dtype": dtype, "sample_size": 8, "repeats": 1,
+                "seconds": {"numpy": 1.0, "radix": 1.0}, "choice": self.choice[dtype]}  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
@@ -51,8 +54,8 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeCalibration:
     return calibration
 
 
-def _cache_file(tmp_path: Path) -> Path:
-    return choice.calibration_file(tmp_path / "cache", choice.calibration_key())
+def _cache_file(tmp_path: Path, dtype: str = "float64") -> Path:
+    return choice.calibration_file(tmp_path / "cache", choice.calibration_key(), dtype)
 
 
 # -- forcing the sort ----------------------------------------------------------------
@@ -75,7 +78,7 @@ def test_auto_or_unset_uses_the_calibrated_choice(
     monkeypatch.setenv("ASSAY_SORT", value)
     assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
     assert choice.sort_method(np.dtype(np.float32), LARGE) == "numpy"
-    assert fake.runs == 1
+    assert fake.dtypes == ["float64", "float32"]
 
 
 def test_an_unknown_sort_is_an_error_naming_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,15 +126,22 @@ def test_nothing_is_calibrated_without_compiled_kernels(
     assert fake.runs == 0
 
 
-def test_the_first_large_sort_calibrates_once_and_caches_the_result(
+def test_the_first_large_sort_of_a_dtype_calibrates_it_once_and_caches_the_result(
     fake: FakeCalibration, tmp_path: Path
 ) -> None:
+    """A dtype is calibrated when it is first sorted, never before: float64 scores never
+    compile the radix sort of float32 keys."""
     assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
+    assert choice.sort_method(np.dtype(np.float64), 10 * LARGE) == "radix"
+    assert fake.dtypes == ["float64"]
+    assert not _cache_file(tmp_path, "float32").exists()
     assert choice.sort_method(np.dtype(np.float32), 10 * LARGE) == "numpy"
-    assert fake.runs == 1
-    record = json.loads(_cache_file(tmp_path).read_text())
-    assert record["key"] == choice.calibration_key()
-    assert record["choice"] == {"float64": "radix", "float32": "numpy"}
+    assert choice.sort_method(np.dtype(np.float32), LARGE) == "numpy"
+    assert fake.dtypes == ["float64", "float32"]
+    for dtype, expected in (("float64", "radix"), ("float32", "numpy")):
+        record = json.loads(_cache_file(tmp_path, dtype).read_text())
+        assert record["key"] == choice.calibration_key()
+        assert (record["dtype"], record["choice"]) == (dtype, expected)
 
 
 def test_a_later_process_reuses_the_cached_choice(fake: FakeCalibration) -> None:
@@ -148,9 +158,11 @@ def test_a_later_process_reuses_the_cached_choice(fake: FakeCalibration) -> None
         "{not json",
         "",
         "[1, 2]",
-        json.dumps({"format": 1, "choice": {"float64": "radix", "float32": "numpy"}}),
+        json.dumps({"format": 2, "dtype": "float64", "choice": "radix"}),
         "wrong key",
         "bad choice",
+        "another dtype",
+        "older format",
     ],
 )
 def test_a_damaged_or_foreign_cache_file_is_ignored_and_rewritten(
@@ -158,18 +170,21 @@ def test_a_damaged_or_foreign_cache_file_is_ignored_and_rewritten(
 ) -> None:
     path = _cache_file(tmp_path)
     path.parent.mkdir(parents=True)
-    good = {"format": 1, "key": choice.calibration_key(),
-            "choice": {"float64": "numpy", "float32": "numpy"}}  # fmt: skip
+    good = {"format": 2, "key": choice.calibration_key(), "dtype": "float64", "choice": "numpy"}
     if content == "wrong key":
         content = json.dumps({**good, "key": {**good["key"], "cpu": "another CPU"}})
     elif content == "bad choice":
-        content = json.dumps({**good, "choice": {"float64": "quick", "float32": "numpy"}})
+        content = json.dumps({**good, "choice": "quick"})
+    elif content == "another dtype":
+        content = json.dumps({**good, "dtype": "float32"})
+    elif content == "older format":
+        content = json.dumps({**good, "format": 1, "choice": {"float64": "numpy"}})
     path.write_text(content)
     assert choice.sort_method(np.dtype(np.float64), LARGE) == "radix"
     assert fake.runs == 1
     record = json.loads(path.read_text())
     assert record["key"] == choice.calibration_key()
-    assert record["choice"]["float64"] == "radix"
+    assert (record["dtype"], record["choice"]) == ("float64", "radix")
 
 
 def test_an_unwritable_location_calibrates_once_per_process(
@@ -191,24 +206,24 @@ def test_no_kernel_cache_calibrates_once_per_process(
     monkeypatch: pytest.MonkeyPatch, fake: FakeCalibration
 ) -> None:
     monkeypatch.setattr(choice, "kernel_cache_directory", lambda: None)
-    choice.sort_method(np.dtype(np.float64), LARGE)
-    choice.sort_method(np.dtype(np.float32), LARGE)
-    assert fake.runs == 1
+    for _ in range(2):
+        choice.sort_method(np.dtype(np.float64), LARGE)
+        choice.sort_method(np.dtype(np.float32), LARGE)
+    assert fake.dtypes == ["float64", "float32"]
 
 
 # -- the real calibration and its location -------------------------------------------
 
 
-def test_calibration_times_both_sorts_for_both_dtypes() -> None:
-    record = choice.calibrate(sample_size=4096, repeats=2)
-    assert set(record["choice"]) == {"float64", "float32"}
-    for name in ("float64", "float32"):
-        assert record["choice"][name] in ("numpy", "radix")
-        times = record["seconds"][name]
-        assert 0.0 < times["numpy"] < float("inf")
-        assert 0.0 < times["radix"] < float("inf")
-        faster = times["radix"] < choice.RADIX_MARGIN * times["numpy"]
-        assert record["choice"][name] == ("radix" if faster else "numpy")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_calibration_times_both_sorts_of_its_dtype(dtype: str) -> None:
+    record = choice.calibrate(dtype, sample_size=4096, repeats=2)
+    assert record["dtype"] == dtype
+    times = record["seconds"]
+    assert 0.0 < times["numpy"] < float("inf")
+    assert 0.0 < times["radix"] < float("inf")
+    faster = times["radix"] < choice.RADIX_MARGIN * times["numpy"]
+    assert record["choice"] == ("radix" if faster else "numpy")
 
 
 @pytest.mark.skipif(not _jit.CACHE or jit_is_disabled(), reason="Numba caches no kernel here")
@@ -224,4 +239,5 @@ def test_the_key_names_the_cpu_and_the_versions() -> None:
     assert key["numpy"] == np.__version__
     assert key["assay"] == assay.__version__
     assert key["cpu"]  # model and flags, never empty
-    assert choice.calibration_file(Path("x"), key).name.startswith("assay-sort-choice-")
+    name = choice.calibration_file(Path("x"), key, "float32").name
+    assert name.startswith("assay-sort-choice-float32-")

@@ -9,15 +9,17 @@ keys, 32-bit for float32 scores; it needs a scratch buffer as large as the input
 Which one is faster depends on the machine, even between machines with the same CPU
 flags, so it is measured where assay runs:
 
-* **Calibration, once.**  The first sort of at least :data:`CALIBRATION_MIN_ROWS` rows
-  in a process times both sorts on a fixed synthetic sample (:data:`SAMPLE_SIZE`
-  distinct values, float64 and float32, :data:`REPEATS` alternating repeats, the
-  minimum of each).  The radix sort is chosen for a dtype when its time is below
-  :data:`RADIX_MARGIN` times np.sort's (10% faster); otherwise np.sort (which needs no
-  scratch memory) stays.  Smaller inputs always use np.sort and never trigger the
-  calibration; nothing is measured at import.
-* **Cached beside the compiled kernels.**  The result is written as a small JSON file
-  into the directory where Numba caches the sorting kernels (see
+* **Calibration, once per dtype.**  The first sort of at least
+  :data:`CALIBRATION_MIN_ROWS` float64 (or float32) rows in a process times both sorts
+  on a fixed synthetic sample of that dtype (:data:`SAMPLE_SIZE` distinct values,
+  :data:`REPEATS` alternating repeats, the minimum of each); the other dtype is
+  measured only when it is first sorted, so a user of float64 scores never compiles
+  the radix sort of float32 keys (about 1.5 s on a cold first call).  The radix sort is
+  chosen for a dtype when its time is below :data:`RADIX_MARGIN` times np.sort's (10%
+  faster); otherwise np.sort (which needs no scratch memory) stays.  Smaller inputs
+  always use np.sort and never trigger the calibration; nothing is measured at import.
+* **Cached beside the compiled kernels.**  Each dtype's result is written as a small
+  JSON file into the directory where Numba caches the sorting kernels (see
   :mod:`assay._kernels._cache`), named by a digest of what it depends on: the CPU
   (model name and flags from ``/proc/cpuinfo``, or :mod:`platform`), the versions of
   NumPy, Numba and assay, and the source of the radix sort.  Later processes read it
@@ -66,11 +68,11 @@ RADIX_MARGIN = 0.9
 """The radix sort is chosen when its time is below this fraction of np.sort's."""
 _SEED = 20261126
 _FILE_PREFIX = "assay-sort-choice-"
-_FORMAT = 1
+_FORMAT = 2
 DTYPES = ("float64", "float32")
 
 _lock = threading.Lock()
-_choices: dict[str, str] | None = None  # this process's calibrated choice, once known
+_choices: dict[str, str] = {}  # this process's calibrated choice per dtype, once known
 
 
 def forced_method() -> str | None:
@@ -94,7 +96,7 @@ def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
         return forced
     if n_rows < CALIBRATION_MIN_ROWS or jit_is_disabled():
         return "numpy"
-    return calibrated_choices()[np.dtype(dtype).name]
+    return calibrated_choice(np.dtype(dtype).name)
 
 
 def sort_in_place(values: np.ndarray, method: str) -> None:
@@ -140,10 +142,10 @@ def calibration_key() -> dict[str, str]:
     }
 
 
-def calibration_file(directory: Path, key: dict[str, str]) -> Path:
-    """The file in ``directory`` holding the calibration for ``key``."""
+def calibration_file(directory: Path, key: dict[str, str], dtype: str) -> Path:
+    """The file in ``directory`` holding the calibration of ``dtype`` for ``key``."""
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return directory / f"{_FILE_PREFIX}{digest}.json"
+    return directory / f"{_FILE_PREFIX}{dtype}-{digest}.json"
 
 
 def kernel_cache_directory() -> Path | None:
@@ -153,46 +155,43 @@ def kernel_cache_directory() -> Path | None:
     return None if path is None else Path(path)
 
 
-def calibrate(sample_size: int = SAMPLE_SIZE, repeats: int = REPEATS) -> dict[str, Any]:
-    """Time np.sort against the radix sort on a fixed sample; the record to cache.
+def calibrate(
+    dtype: str, sample_size: int = SAMPLE_SIZE, repeats: int = REPEATS
+) -> dict[str, Any]:
+    """Time np.sort against the radix sort on a fixed sample of ``dtype`` (``"float64"``
+    or ``"float32"``); the record to cache.
 
     The sample is ``sample_size`` negated uniform values (distinct probabilities, as the
-    ranking functions sort them), as float64 and as float32.  The two sorts alternate
-    ``repeats`` times on fresh copies; the minimum time of each is kept.
+    ranking functions sort them) of that dtype.  The two sorts alternate ``repeats``
+    times on fresh copies; the minimum time of each is kept.
     """
-    sample = -np.random.default_rng(_SEED).random(sample_size)
-    seconds: dict[str, dict[str, float]] = {}
-    choice: dict[str, str] = {}
-    for name in DTYPES:
-        values = sample.astype(name)
-        sorting.radix_sort_floats(values[:64].copy())  # load (or compile) the kernel first
-        best = {method: float("inf") for method in METHODS}
-        for _ in range(repeats):
-            for method in METHODS:
-                work = values.copy()
-                start = time.perf_counter()
-                sort_in_place(work, method)
-                best[method] = min(best[method], time.perf_counter() - start)
-        seconds[name] = best
-        choice[name] = "radix" if best["radix"] < RADIX_MARGIN * best["numpy"] else "numpy"
-    return {"format": _FORMAT, "sample_size": sample_size, "repeats": repeats,
-            "seconds": seconds, "choice": choice}  # fmt: skip
+    values = (-np.random.default_rng(_SEED).random(sample_size)).astype(dtype)
+    sorting.radix_sort_floats(values[:64].copy())  # load (or compile) the kernel first
+    best = {method: float("inf") for method in METHODS}
+    for _ in range(repeats):
+        for method in METHODS:
+            work = values.copy()
+            start = time.perf_counter()
+            sort_in_place(work, method)
+            best[method] = min(best[method], time.perf_counter() - start)
+    choice = "radix" if best["radix"] < RADIX_MARGIN * best["numpy"] else "numpy"
+    return {"format": _FORMAT, "dtype": dtype, "sample_size": sample_size, "repeats": repeats,
+            "seconds": best, "choice": choice}  # fmt: skip
 
 
-def read_calibration(path: Path, key: dict[str, str]) -> dict[str, str] | None:
-    """The choice recorded in ``path`` for ``key``; None if missing, unreadable or another's."""
+def read_calibration(path: Path, key: dict[str, str], dtype: str) -> str | None:
+    """The choice recorded in ``path`` for ``key`` and ``dtype``; None if missing,
+    unreadable or another's."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("format") != _FORMAT:
         return None
-    if record.get("key") != key:
+    if record.get("key") != key or record.get("dtype") != dtype:
         return None
     choice = record.get("choice")
-    if not isinstance(choice, dict) or any(choice.get(name) not in METHODS for name in DTYPES):
-        return None
-    return {name: choice[name] for name in DTYPES}
+    return choice if choice in METHODS else None
 
 
 def write_calibration(path: Path, key: dict[str, str], record: dict[str, Any]) -> bool:
@@ -211,31 +210,36 @@ def write_calibration(path: Path, key: dict[str, str], record: dict[str, Any]) -
     return True
 
 
-def load_or_calibrate(directory: Path | None) -> dict[str, str]:
-    """The choice cached in ``directory``, or a fresh calibration (cached there if possible)."""
+def load_or_calibrate(directory: Path | None, dtype: str) -> str:
+    """The choice for ``dtype`` cached in ``directory``, or a fresh calibration (cached
+    there if possible)."""
     key = calibration_key()
-    path = None if directory is None else calibration_file(directory, key)
+    path = None if directory is None else calibration_file(directory, key, dtype)
     if path is not None:
-        cached = read_calibration(path, key)
+        cached = read_calibration(path, key, dtype)
         if cached is not None:
             return cached
-    record = calibrate()
+    record = calibrate(dtype)
     if path is not None:
         write_calibration(path, key, record)
-    return dict(record["choice"])
+    return str(record["choice"])
+
+
+def calibrated_choice(dtype: str) -> str:
+    """This process's choice for ``dtype`` (``"float64"`` or ``"float32"``): read from
+    the cache or measured, once."""
+    with _lock:
+        if dtype not in _choices:
+            _choices[dtype] = load_or_calibrate(kernel_cache_directory(), dtype)
+        return _choices[dtype]
 
 
 def calibrated_choices() -> dict[str, str]:
-    """This process's choice per dtype: read from the cache or measured, once."""
-    global _choices
-    with _lock:
-        if _choices is None:
-            _choices = load_or_calibrate(kernel_cache_directory())
-        return _choices
+    """The choice for both dtypes (each read from the cache or measured, once)."""
+    return {name: calibrated_choice(name) for name in DTYPES}
 
 
 def forget_calibration() -> None:
-    """Drop this process's choice, so the next large sort reads or measures it again."""
-    global _choices
+    """Drop this process's choices, so the next large sort reads or measures them again."""
     with _lock:
-        _choices = None
+        _choices.clear()
