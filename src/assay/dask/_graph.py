@@ -196,6 +196,12 @@ def deliver(graph: Delayed, compute: bool, stacklevel: int = 3) -> Any:
     if not compute:
         return delayed(_value_only, pure=True)(graph)
     (result,) = dask.compute(graph)
+    return warned_value(result, stacklevel + 1)
+
+
+def warned_value(result: Any, stacklevel: int) -> Any:
+    """A computed :class:`ScanValue`-like result's value, its warning (if any) given at
+    ``stacklevel`` from this function's caller's caller."""
     if result.warning:
         warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=stacklevel)
     return result.value

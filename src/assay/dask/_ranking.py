@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -14,9 +13,15 @@ from assay._kernels import ranking as kernels
 from assay._results import PrecisionRecallCurve, RocCurve
 from assay._validation import check_option
 from assay.dask import _buckets as buckets
-from assay.dask._graph import ScanValue, deliver, ranking_job, scan_graph, scanned
+from assay.dask._graph import (
+    ScanValue,
+    deliver,
+    ranking_job,
+    scan_graph,
+    scanned,
+    warned_value,
+)
 from assay.dask._thin import check_max_points, thin_precision_recall, thin_roc
-from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._ranking import (
     EER_METHODS,
     PR_AUC_SCANS,
@@ -289,10 +294,7 @@ def _deliver_curve(
     if not compute:
         return deliver(delayed(finish, pure=True)(pieces, job.prefix, max_points), False)
     curves, prefix = dask.compute(pieces, job.prefix)
-    result = finish(curves, prefix, max_points)
-    if result.warning:
-        warnings.warn(result.warning, UndefinedMetricWarning, stacklevel=3)
-    return result.value
+    return warned_value(finish(curves, prefix, max_points), 4)
 
 
 def _roc_from_curves(curves: Any, prefix: buckets.Prefix, max_points: int | None) -> Any:
