@@ -23,7 +23,7 @@ class FakeCalibration:
 
     def __init__(self, float64: str = "radix", float32: str = "numpy") -> None:
         self.dtypes: list[str] = []
-        self.choice = {"float64": float64, "float32": float32}
+        self.choice = {"float64": float64, "float32": float32, "int64": "radix"}
 
     @property
     def runs(self) -> int:
@@ -215,7 +215,7 @@ def test_no_kernel_cache_calibrates_once_per_process(
 # -- the real calibration and its location -------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 def test_calibration_times_both_sorts_of_its_dtype(dtype: str) -> None:
     record = choice.calibrate(dtype, sample_size=4096, repeats=2)
     assert record["dtype"] == dtype
@@ -241,3 +241,31 @@ def test_the_key_names_the_cpu_and_the_versions() -> None:
     assert key["cpu"]  # model and flags, never empty
     name = choice.calibration_file(Path("x"), key, "float32").name
     assert name.startswith("assay-sort-choice-float32-")
+
+
+# -- sorting in place ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", choice.METHODS)
+@pytest.mark.parametrize("n", [0, 1, 7, 5000, sorting.MSD_THRESHOLD + 3])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_both_sorts_give_np_sorts_values(method: str, n: int, dtype: str) -> None:
+    generator = np.random.default_rng(n)
+    if dtype == "int64":  # non-negative words over 63 bits, with repeats
+        values = generator.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64)
+        values[::3] = values[0] if n else 0
+    else:
+        values = generator.choice([-1.5, 0.0, 2.0], size=n).astype(dtype)
+        values[::2] = generator.normal(size=values[::2].shape[0])
+    expected = np.sort(values)
+    sorted_values = values.copy()
+    choice.sort_in_place(sorted_values, method)
+    np.testing.assert_array_equal(sorted_values, expected)
+
+
+@pytest.mark.parametrize("method", choice.METHODS)
+def test_negative_int64_values_are_refused_by_both_sorts(method: str) -> None:
+    values = np.array([3, -1, 2], dtype=np.int64)
+    with pytest.raises(ValueError, match="non-negative int64 values only"):
+        choice.sort_in_place(values, method)
+    np.testing.assert_array_equal(values, [3, -1, 2])  # left as it was

@@ -1,20 +1,24 @@
 """Which sort orders unweighted scores: NumPy's ``np.sort`` or the package's radix sort.
 
 The ranking functions sort the negated scores of each class ascending (see
-:mod:`assay.metrics._sorted`).  Two sorts give the same result: ``np.sort`` (in place,
-no extra memory; a vectorised sort on x86 CPUs with AVX2 or AVX-512, much slower where
-its vectorised code is not in effect) and
-:func:`assay._kernels.sorting.radix_sort_floats` (an LSD radix sort of order-preserving
-keys, 32-bit for float32 scores; it needs a scratch buffer as large as the input).
+:mod:`assay.metrics._sorted`), and DeLong's placements sort one non-negative int64 word
+per row (its score's key with its class and position, see
+:func:`assay._kernels.delong.packed_words`).  Two sorts give the same result: ``np.sort``
+(in place, no extra memory; a vectorised sort on x86 CPUs with AVX2 or AVX-512, much
+slower where its vectorised code is not in effect) and the radix sort
+(:func:`assay._kernels.sorting.radix_sort_floats` of order-preserving keys, 32-bit for
+float32 scores; :func:`assay._kernels.sorting.radix_sort` of the words; it needs a
+scratch buffer as large as the input).
 Which one is faster depends on the machine, even between machines with the same CPU
 flags, so it is measured where assay runs:
 
 * **Calibration, once per dtype.**  The first sort of at least
-  :data:`CALIBRATION_MIN_ROWS` float64 (or float32) rows in a process times both sorts
-  on a fixed synthetic sample of that dtype (:data:`SAMPLE_SIZE` distinct values,
-  :data:`REPEATS` alternating repeats, the minimum of each); the other dtype is
-  measured only when it is first sorted, so a user of float64 scores never compiles
-  the radix sort of float32 keys (about 1.5 s on a cold first call).  The radix sort is
+  :data:`CALIBRATION_MIN_ROWS` values of a dtype (float64, float32 or int64) in a
+  process times both sorts on a fixed synthetic sample of that dtype
+  (:data:`SAMPLE_SIZE` distinct values, :data:`REPEATS` alternating repeats, the
+  minimum of each); the other dtypes are measured only when they are first sorted, so
+  a user of float64 scores never compiles the radix sort of float32 keys (about 1.5 s
+  on a cold first call).  The radix sort is
   chosen for a dtype when its time is below :data:`RADIX_MARGIN` times np.sort's (10%
   faster); otherwise np.sort (which needs no scratch memory) stays.  Smaller inputs
   always use np.sort and never trigger the calibration; nothing is measured at import.
@@ -32,7 +36,7 @@ flags, so it is measured where assay runs:
 
 The choice changes only speed: both sorts give the same ascending values (the radix
 sort turns -0.0 into +0.0, which compares equal and forms the same tie group), so every
-ranking metric and curve has the same bits whichever sort ran.  Under
+ranking metric, curve and DeLong result has the same bits whichever sort ran.  Under
 ``NUMBA_DISABLE_JIT`` the radix sort is plain Python: np.sort is used unless forced.
 """
 
@@ -69,7 +73,7 @@ RADIX_MARGIN = 0.9
 _SEED = 20261126
 _FILE_PREFIX = "assay-sort-choice-"
 _FORMAT = 2
-DTYPES = ("float64", "float32")
+DTYPES = ("float64", "float32", "int64")
 
 _lock = threading.Lock()
 _choices: dict[str, str] = {}  # this process's calibrated choice per dtype, once known
@@ -90,7 +94,8 @@ def forced_method() -> str | None:
 
 
 def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
-    """The sort for ``n_rows`` scores of ``dtype`` (float64 or float32): numpy or radix."""
+    """The sort for ``n_rows`` values of ``dtype`` (float64, float32 or int64): numpy or
+    radix."""
     forced = forced_method()
     if forced is not None:
         return forced
@@ -100,11 +105,34 @@ def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
 
 
 def sort_in_place(values: np.ndarray, method: str) -> None:
-    """Sort float64 or float32 ``values`` ascending in place with ``method``."""
-    if method == "radix":
+    """Sort float64, float32 or non-negative int64 ``values`` ascending in place with
+    ``method``.
+
+    The radix sort orders int64 values by their bits as unsigned integers, which is
+    their order only when none is negative: a negative value is an error (checked,
+    whichever the method, so that a caller's mistake shows on every machine).
+    """
+    if values.dtype == np.int64:
+        if values.shape[0] and int(values.min()) < 0:
+            raise ValueError("sort_in_place sorts non-negative int64 values only")
+        if method == "radix":
+            sorting.radix_sort(values.view(np.uint64))
+        else:
+            values.sort()
+    elif method == "radix":
         sorting.radix_sort_floats(values)
     else:
         values.sort()
+
+
+def _sample(dtype: str, size: int) -> np.ndarray:
+    """The calibration's values of ``dtype``: negated uniform probabilities (distinct, as
+    the ranking functions sort them) for floats; for int64, uniform non-negative values
+    over 63 bits (as DeLong's words, whose varying bits span nearly the whole word)."""
+    rng = np.random.default_rng(_SEED)
+    if dtype == "int64":
+        return rng.integers(0, np.iinfo(np.int64).max, size=size, dtype=np.int64)
+    return (-rng.random(size)).astype(dtype)
 
 
 # -- the calibration and its cache ------------------------------------------------------
@@ -158,15 +186,14 @@ def kernel_cache_directory() -> Path | None:
 def calibrate(
     dtype: str, sample_size: int = SAMPLE_SIZE, repeats: int = REPEATS
 ) -> dict[str, Any]:
-    """Time np.sort against the radix sort on a fixed sample of ``dtype`` (``"float64"``
-    or ``"float32"``); the record to cache.
+    """Time np.sort against the radix sort on a fixed sample of ``dtype`` (``"float64"``,
+    ``"float32"`` or ``"int64"``); the record to cache.
 
-    The sample is ``sample_size`` negated uniform values (distinct probabilities, as the
-    ranking functions sort them) of that dtype.  The two sorts alternate ``repeats``
-    times on fresh copies; the minimum time of each is kept.
+    The sample is ``sample_size`` values of that dtype (:func:`_sample`).  The two sorts
+    alternate ``repeats`` times on fresh copies; the minimum time of each is kept.
     """
-    values = (-np.random.default_rng(_SEED).random(sample_size)).astype(dtype)
-    sorting.radix_sort_floats(values[:64].copy())  # load (or compile) the kernel first
+    values = _sample(dtype, sample_size)
+    sort_in_place(values[:64].copy(), "radix")  # load (or compile) the kernel first
     best = {method: float("inf") for method in METHODS}
     for _ in range(repeats):
         for method in METHODS:
@@ -226,8 +253,8 @@ def load_or_calibrate(directory: Path | None, dtype: str) -> str:
 
 
 def calibrated_choice(dtype: str) -> str:
-    """This process's choice for ``dtype`` (``"float64"`` or ``"float32"``): read from
-    the cache or measured, once."""
+    """This process's choice for ``dtype`` (``"float64"``, ``"float32"`` or ``"int64"``):
+    read from the cache or measured, once."""
     with _lock:
         if dtype not in _choices:
             _choices[dtype] = load_or_calibrate(kernel_cache_directory(), dtype)
@@ -235,7 +262,7 @@ def calibrated_choice(dtype: str) -> str:
 
 
 def calibrated_choices() -> dict[str, str]:
-    """The choice for both dtypes (each read from the cache or measured, once)."""
+    """The choice for every dtype (each read from the cache or measured, once)."""
     return {name: calibrated_choice(name) for name in DTYPES}
 
 

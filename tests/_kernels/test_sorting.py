@@ -148,6 +148,23 @@ def test_radix_sort_of_large_32_bit_keys() -> None:
     np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))
 
 
+def test_radix_sort_of_large_64_bit_keys_takes_the_bucket_passes() -> None:
+    """Keys over all 64 bits (as DeLong's words), ties, and a bucket whose keys vary in
+    a few high bits and ten low ones: its second digit leaves long sub-buckets, which
+    are finished by LSD passes rather than by insertion."""
+    rng = np.random.default_rng(20261128)
+    n = (1 << 17) + 5
+    keys = rng.integers(0, np.iinfo(np.uint64).max, n, dtype=np.uint64, endpoint=True)
+    skewed = n // 4
+    keys[:skewed] = (
+        np.uint64(5) << np.uint64(53)
+        | rng.integers(0, 8, skewed).astype(np.uint64) << np.uint64(40)
+        | rng.integers(0, 1024, skewed).astype(np.uint64)
+    )
+    keys[rng.integers(0, n, 5000)] = keys[:5000]
+    np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))
+
+
 # -- the weighted sort: keys with a payload, stable, bit for bit ---------------------------
 
 

@@ -420,6 +420,39 @@ def test_large_near_tied_data_agree_with_the_one_model_path():
         assert math.isclose(covariance[index, index], variance, rel_tol=ROUNDING)
 
 
+def _under_sort(monkeypatch, sort, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with ``ASSAY_SORT`` forcing ``sort``."""
+    with monkeypatch.context() as patch:
+        patch.setenv("ASSAY_SORT", sort)
+        return _quiet(function, *args, **kwargs)
+
+
+def _same_bits(first, second) -> None:
+    for left, right in zip(first, second, strict=True):
+        assert np.asarray(left).tobytes() == np.asarray(right).tobytes()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_radix_sort_of_the_words_gives_np_sorts_bits(monkeypatch, weighted):
+    """The placements' words are sorted by np.sort or by the radix sort (the calibrated
+    choice): 2e5 rows (the radix sort's bucket pass; positions of 18 bits) with near
+    ties (rows sharing a prefix of the words), two models, the same bits either way."""
+    generator = np.random.default_rng(14)
+    n = 200_000
+    y = (generator.random(n) < 0.3).astype(int)
+    latent = generator.normal(size=n) + y
+    a = np.where(generator.random(n) < 0.5, latent, _near_ties(generator, n))
+    b = latent + generator.normal(size=n)
+    weights = generator.random(n) if weighted else None
+    results = {}
+    for sort in ("numpy", "radix"):
+        covariance = _under_sort(monkeypatch, sort, assay.delong_covariance, y, a, b,
+                                 sample_weight=weights)  # fmt: skip
+        test = _under_sort(monkeypatch, sort, assay.delong_test, y, a, b, sample_weight=weights)
+        results[sort] = (covariance.aucs, covariance.covariance, test.statistic, test.pvalue)
+    _same_bits(results["numpy"], results["radix"])
+
+
 # --------------------------------------------------------------- hypothesis vs reference
 
 
@@ -550,6 +583,17 @@ def test_unit_weights_are_exactly_no_weights(problem):
     )
     for field in _DIFFERENCE_FIELDS:
         np.testing.assert_array_equal(getattr(unit_test, field), getattr(plain_test, field))
+
+
+@given(problems(max_models=2))
+def test_both_sorts_of_the_words_give_the_same_bits(problem):
+    y, matrix, weights = problem
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        by_numpy = _under_sort(monkeypatch, "numpy", assay.delong_covariance, y, *matrix,
+                               sample_weight=weights)  # fmt: skip
+        by_radix = _under_sort(monkeypatch, "radix", assay.delong_covariance, y, *matrix,
+                               sample_weight=weights)  # fmt: skip
+    _same_bits(by_numpy, by_radix)
 
 
 @given(problems(), st.data())

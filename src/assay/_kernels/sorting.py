@@ -14,15 +14,18 @@ were float32) are skipped.  The varying span is cut into the fewest digits of at
 float32 scores), and a pass whose digit is constant over all keys is skipped too.
 The sort is stable and O(n); it needs one scratch buffer of the same size.
 
-With a payload (the weights of the weighted ranking path, the rows of an order), a
-large input is sorted by most-significant digits instead: the first pass scatters it
-into buckets, and each bucket, which fits in cache, is split by a second digit of its
-own top varying bits wide enough to leave about two keys per sub-bucket, straight into
-its final place, where the sub-buckets are finished by insertion.  Main memory is then
-read and written twice, and the work in cache is one scatter instead of four or five.
-That path is a kernel of its own (:func:`bucket_sort_with_payload`), chosen in Python by
-the size of the input (:func:`radix_sort_with_payload`), so a small call does not compile
-it; kernels that sort inside call the LSD sort (:func:`lsd_sort_with_payload`).
+With a payload (the weights of the weighted ranking path, the rows of an order), and
+for plain integer keys (DeLong's words, :func:`radix_sort`), a large input is sorted by
+most-significant digits instead: the first pass scatters it into buckets, and each
+bucket, which fits in cache, is split by a second digit of its own top varying bits wide
+enough to leave about two keys per sub-bucket, straight into its final place, where the
+sub-buckets are finished by insertion.  Main memory is then read and written twice, and
+the work in cache is one scatter instead of four or five.  That path is a kernel of its
+own (:func:`bucket_sort_with_payload`, :func:`bucket_sort`), chosen in Python by the size
+of the input (:func:`radix_sort_with_payload`, :func:`radix_sort`), so a small call does
+not compile it; kernels that sort inside call the LSD sort
+(:func:`lsd_sort_with_payload`).  Float scores (:func:`radix_sort_floats`) keep LSD
+passes over each bucket, where their keys are also turned back into scores.
 """
 
 from __future__ import annotations
@@ -202,29 +205,22 @@ def _scatter_by_top_digit(keys, scratch, shift, top_bits):
     return starts
 
 
-@jit
 def radix_sort(keys: np.ndarray) -> np.ndarray:
     """Sort uint64 or uint32 ``keys`` ascending in place; returns ``keys``.
 
     As :func:`radix_sort_with_payload`, without a payload: inputs of at least
-    ``MSD_THRESHOLD`` keys take one most-significant-digit pass, then LSD passes per
-    bucket; shorter ones LSD passes only.
+    ``MSD_THRESHOLD`` keys take the bucket passes (:func:`bucket_sort`: one
+    most-significant-digit pass, then each bucket in cache), shorter ones LSD passes
+    only; the choice is made here, so a small call compiles only the LSD kernel.  The
+    scratch buffer is NumPy's (see :func:`radix_sort_floats`).
     """
     n = keys.shape[0]
     if n < 2:
         return keys
-    scratch = np.empty_like(keys)
     if n < MSD_THRESHOLD:
-        _lsd(keys, scratch, np.int64(0), n)
-        return keys
-    shift, top_bits = _top_digit(_varying_bits(keys))
-    if top_bits == 0:
-        return keys
-    starts = _scatter_by_top_digit(keys, scratch, shift, top_bits)
-    # the buckets now lie in scratch: sort each there, using the input as scratch
-    for b in range(starts.shape[0] - 1):
-        _lsd(scratch, keys, starts[b], starts[b + 1])
-    copy_into(keys, scratch)
+        _lsd(keys, np.empty_like(keys), np.int64(0), n)
+    else:
+        bucket_sort(keys, np.empty_like(keys))
     return keys
 
 
@@ -301,6 +297,77 @@ def _bucket_digit_bits(n_keys, high):
     return bits if bits <= high + 1 else high + 1
 
 
+@jit_inline
+def _buckets(keys, shift, n_buckets):
+    """The counting pass of a bucket sort on the digit of ``n_buckets`` values at
+    ``shift``: where each bucket starts (and the end), and each bucket's varying bits
+    (the bits set in some of its keys and clear in another)."""
+    mask = np.uint64(n_buckets - 1)
+    starts = np.zeros(n_buckets + 1, dtype=np.int64)
+    any_set = np.zeros(n_buckets, dtype=np.uint64)
+    all_set = np.full(n_buckets, _ALL, dtype=np.uint64)
+    for i in range(keys.shape[0]):
+        k = np.uint64(keys[i])
+        d = (k >> shift) & mask
+        starts[d + 1] += 1
+        any_set[d] |= k
+        all_set[d] &= k
+    for b in range(n_buckets):
+        starts[b + 1] += starts[b]
+    return starts, any_set ^ all_set
+
+
+@jit_inline
+def _sub_buckets(keys, counts, start, end, varying):
+    """The second digit of the bucket ``keys[start:end]`` (``varying``: its varying bits,
+    not 0), on its own top varying bits, wide enough to leave about two keys per
+    sub-bucket.  Fills ``counts[b]`` with where sub-bucket ``b`` starts; returns the
+    digit's ``(shift, mask, number of sub-buckets)``."""
+    high = 63
+    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
+        high -= 1
+    bits = _bucket_digit_bits(end - start, high)
+    shift = np.uint64(high + 1 - bits)
+    n_bins = 1 << bits
+    mask = np.uint64(n_bins - 1)
+    for b in range(n_bins + 1):
+        counts[b] = 0
+    for i in range(start, end):
+        counts[((np.uint64(keys[i]) >> shift) & mask) + 1] += 1
+    counts[0] = start
+    for b in range(n_bins):
+        counts[b + 1] += counts[b]
+    return shift, mask, n_bins
+
+
+@jit
+def _sort_bucket(keys, sorted_keys, counts, start, end, varying):
+    """:func:`_sort_bucket_with_payload` without a payload: the bucket ``keys[start:end]``
+    sorted into ``sorted_keys[start:end]`` (``keys[start:end]`` is then scratch)."""
+    if end - start <= _INSERTION_SORT_MAX or varying == 0:
+        for i in range(start, end):
+            sorted_keys[i] = keys[i]
+        if varying != 0:
+            _insertion_sort(sorted_keys, start, end)
+        return
+    shift, mask, n_bins = _sub_buckets(keys, counts, start, end, varying)
+    for i in range(start, end):
+        k = keys[i]
+        d = (np.uint64(k) >> shift) & mask
+        j = counts[d]
+        sorted_keys[j] = k
+        counts[d] = j + 1
+    # counts[b] is now the end of sub-bucket b (and the start of sub-bucket b + 1)
+    low = start
+    for b in range(n_bins):
+        high_end = counts[b]
+        if high_end - low > _INSERTION_SORT_MAX:
+            _lsd(sorted_keys, keys, low, high_end)
+        elif high_end - low > 1:
+            _insertion_sort(sorted_keys, low, high_end)
+        low = high_end
+
+
 @jit
 def _sort_bucket_with_payload(
     keys, payload, sorted_keys, sorted_payload, counts, start, end, varying
@@ -315,28 +382,14 @@ def _sort_bucket_with_payload(
     skewed one is long, with ``keys[start:end]`` as scratch).  ``counts`` holds at least
     ``2**_BUCKET_MAX_BITS + 1`` entries.
     """
-    n = end - start
-    if n <= _INSERTION_SORT_MAX or varying == 0:
+    if end - start <= _INSERTION_SORT_MAX or varying == 0:
         for i in range(start, end):
             sorted_keys[i] = keys[i]
             sorted_payload[i] = payload[i]
         if varying != 0:
             _insertion_sort_with_payload(sorted_keys, sorted_payload, start, end)
         return
-    high = 63
-    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
-        high -= 1
-    bits = _bucket_digit_bits(n, high)
-    shift = np.uint64(high + 1 - bits)
-    n_bins = 1 << bits
-    mask = np.uint64(n_bins - 1)
-    for b in range(n_bins + 1):
-        counts[b] = 0
-    for i in range(start, end):
-        counts[((keys[i] >> shift) & mask) + 1] += 1
-    counts[0] = start
-    for b in range(n_bins):
-        counts[b + 1] += counts[b]
+    shift, mask, n_bins = _sub_buckets(keys, counts, start, end, varying)
     for i in range(start, end):
         k = keys[i]
         d = (k >> shift) & mask
@@ -371,13 +424,42 @@ def lsd_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
 
 
 @jit
+def bucket_sort(keys: np.ndarray, scratch: np.ndarray) -> None:
+    """:func:`radix_sort` of a large input (uint64 or uint32 ``keys``; ``scratch`` like
+    them, overwritten): one most-significant-digit pass (on the top ``_MSD_BITS``
+    varying bits) scatters the keys into buckets across main memory; each bucket, small
+    enough to stay in cache, is then sorted back into place by :func:`_sort_bucket` (a
+    second digit, then insertion sorts), so the whole sort touches main memory twice.
+    For keys that vary in many bits (DeLong's words vary in about 63) this beats LSD
+    passes over each bucket."""
+    n = keys.shape[0]
+    if n < 2:
+        return
+    shift, top_bits = _top_digit(_varying_bits(keys))
+    if top_bits == 0:
+        return
+    n_buckets = 1 << top_bits
+    starts, varying = _buckets(keys, shift, n_buckets)
+    mask = np.uint64(n_buckets - 1)
+    offsets = starts[:n_buckets].copy()
+    for i in range(n):
+        k = keys[i]
+        d = (np.uint64(k) >> shift) & mask
+        j = offsets[d]
+        scratch[j] = k
+        offsets[d] = j + 1
+    # the buckets now lie in scratch: sort each back into place
+    counts = np.empty((1 << _BUCKET_MAX_BITS) + 1, dtype=np.int64)
+    for b in range(n_buckets):
+        _sort_bucket(scratch, keys, counts, starts[b], starts[b + 1], varying[b])
+
+
+@jit
 def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
-    """:func:`radix_sort_with_payload` of a large input: one most-significant-digit pass
-    (on the top ``_MSD_BITS`` varying bits) scatters the keys into buckets across main
-    memory; each bucket, small enough to stay in cache, is then sorted back into place by
-    :func:`_sort_bucket_with_payload` (a second digit, then insertion sorts), so the
-    whole sort touches main memory twice.  Any size gives the same result as
-    :func:`lsd_sort_with_payload` (both are stable sorts of the same keys)."""
+    """:func:`radix_sort_with_payload` of a large input: :func:`bucket_sort` with the
+    payload moved along (each bucket by :func:`_sort_bucket_with_payload`).  Any size
+    gives the same result as :func:`lsd_sort_with_payload` (both are stable sorts of the
+    same keys)."""
     n = keys.shape[0]
     if n < 2:
         return
@@ -387,19 +469,8 @@ def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     scratch_keys = np.empty(n, dtype=np.uint64)
     scratch_payload = np.empty_like(payload)
     n_buckets = 1 << top_bits
+    starts, varying = _buckets(keys, shift, n_buckets)
     mask = np.uint64(n_buckets - 1)
-    starts = np.zeros(n_buckets + 1, dtype=np.int64)
-    # the bits set in some key and the bits clear in some key, per bucket
-    any_set = np.zeros(n_buckets, dtype=np.uint64)
-    all_set = np.full(n_buckets, _ALL, dtype=np.uint64)
-    for i in range(n):
-        k = keys[i]
-        d = (k >> shift) & mask
-        starts[d + 1] += 1
-        any_set[d] |= k
-        all_set[d] &= k
-    for b in range(n_buckets):
-        starts[b + 1] += starts[b]
     offsets = starts[:n_buckets].copy()
     for i in range(n):
         k = keys[i]
@@ -411,16 +482,8 @@ def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     # the buckets now lie in scratch: sort each back into place
     counts = np.empty((1 << _BUCKET_MAX_BITS) + 1, dtype=np.int64)
     for b in range(n_buckets):
-        _sort_bucket_with_payload(
-            scratch_keys,
-            scratch_payload,
-            keys,
-            payload,
-            counts,
-            starts[b],
-            starts[b + 1],
-            any_set[b] ^ all_set[b],
-        )
+        _sort_bucket_with_payload(scratch_keys, scratch_payload, keys, payload, counts,
+                                  starts[b], starts[b + 1], varying[b])  # fmt: skip
 
 
 def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
@@ -492,7 +555,8 @@ def sort_float_bits(bits, sign, scratch):
     ``sign`` their sign bit (of the same dtype), ``scratch`` an array like ``bits``
     (overwritten).  Each value's bits become its
     order-preserving key in place (no key array: a float32 needs only 32-bit keys),
-    the keys are radix sorted as in :func:`radix_sort`, and turned back into the
+    the keys are radix sorted (one most-significant-digit pass, then LSD passes over
+    each bucket), and turned back into the
     values: the first pass makes the keys, and each bucket of the most-significant-digit
     pass is turned back while it is in cache.  The result equals ``np.sort`` of the
     values, except that every -0.0 comes back as +0.0 (the two compare equal, so they
