@@ -14,18 +14,15 @@ were float32) are skipped.  The varying span is cut into the fewest digits of at
 float32 scores), and a pass whose digit is constant over all keys is skipped too.
 The sort is stable and O(n); it needs one scratch buffer of the same size.
 
-With a payload (the weights of the weighted ranking path, the rows of an order), and
-for plain integer keys (DeLong's words, :func:`radix_sort`), a large input is sorted by
-most-significant digits instead: the first pass scatters it into buckets, and each
-bucket, which fits in cache, is split by a second digit of its own top varying bits wide
-enough to leave about two keys per sub-bucket, straight into its final place, where the
-sub-buckets are finished by insertion.  Main memory is then read and written twice, and
-the work in cache is one scatter instead of four or five.  That path is a kernel of its
-own (:func:`bucket_sort_with_payload`, :func:`bucket_sort`), chosen in Python by the size
-of the input (:func:`radix_sort_with_payload`, :func:`radix_sort`), so a small call does
-not compile it; kernels that sort inside call the LSD sort
-(:func:`lsd_sort_with_payload`).  Float scores (:func:`radix_sort_floats`) keep LSD
-passes over each bucket, where their keys are also turned back into scores.
+With a payload (weights, the rows of an order), and for integer keys (DeLong's words),
+a large input is sorted by most-significant digits instead: a first pass scatters it
+into buckets, and each bucket, in cache, is split by a second digit of its own top
+varying bits (about two keys per sub-bucket) straight into its final place, where the
+sub-buckets are finished by insertion: main memory is read and written twice.  That
+path is a kernel of its own (:func:`bucket_sort_with_payload`, :func:`bucket_sort`),
+chosen in Python by the size of the input (:func:`radix_sort_with_payload`,
+:func:`radix_sort`), so a small call does not compile it.  Float scores
+(:func:`radix_sort_floats`) keep LSD passes over each bucket.
 """
 
 from __future__ import annotations
@@ -319,10 +316,9 @@ def _buckets(keys, shift, n_buckets):
 
 @jit_inline
 def _sub_buckets(keys, counts, start, end, varying):
-    """The second digit of the bucket ``keys[start:end]`` (``varying``: its varying bits,
-    not 0), on its own top varying bits, wide enough to leave about two keys per
-    sub-bucket.  Fills ``counts[b]`` with where sub-bucket ``b`` starts; returns the
-    digit's ``(shift, mask, number of sub-buckets)``."""
+    """The second digit of the bucket ``keys[start:end]`` (``varying`` its varying bits,
+    not 0): its top varying bits, about two keys per sub-bucket.  Fills ``counts[b]``
+    with where sub-bucket ``b`` starts; returns ``(shift, mask, sub-buckets)``."""
     high = 63
     while (varying >> np.uint64(high)) & np.uint64(1) == 0:
         high -= 1
@@ -342,8 +338,7 @@ def _sub_buckets(keys, counts, start, end, varying):
 
 @jit
 def _sort_bucket(keys, sorted_keys, counts, start, end, varying):
-    """:func:`_sort_bucket_with_payload` without a payload: the bucket ``keys[start:end]``
-    sorted into ``sorted_keys[start:end]`` (``keys[start:end]`` is then scratch)."""
+    """:func:`_sort_bucket_with_payload` without a payload."""
     if end - start <= _INSERTION_SORT_MAX or varying == 0:
         for i in range(start, end):
             sorted_keys[i] = keys[i]
@@ -375,12 +370,11 @@ def _sort_bucket_with_payload(
     """Stable sort of the bucket ``keys[start:end]`` (with its payload) into
     ``sorted_keys[start:end]`` (and ``sorted_payload``).
 
-    ``varying`` holds the bits that differ between the bucket's keys.  One more
-    most-significant-digit pass, on the bucket's own top varying bits and wide enough to
-    leave about two keys per sub-bucket, puts every key into its sub-bucket at its final
-    place; the sub-buckets are then sorted there by insertion (or by LSD passes when a
-    skewed one is long, with ``keys[start:end]`` as scratch).  ``counts`` holds at least
-    ``2**_BUCKET_MAX_BITS + 1`` entries.
+    ``varying`` holds the bits that differ between the bucket's keys.  A second digit
+    (:func:`_sub_buckets`) puts every key into its sub-bucket at its final place; the
+    sub-buckets are sorted there by insertion (or by LSD passes when a skewed one is
+    long, with ``keys[start:end]`` as scratch).  ``counts``: ``2**_BUCKET_MAX_BITS + 1``
+    entries or more.
     """
     if end - start <= _INSERTION_SORT_MAX or varying == 0:
         for i in range(start, end):
@@ -410,11 +404,9 @@ def _sort_bucket_with_payload(
 
 def lsd_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable), by LSD
-    passes alone: the sort of :func:`radix_sort_with_payload` below ``MSD_THRESHOLD``
-    keys.  The scratch buffers are made here, in Python, and the passes run in one
-    kernel (:func:`_lsd_with_payload`), which kernels that sort inside call themselves:
-    a compiled wrapper around it would be one more function to compile, whose module
-    would optimise and generate the passes' code once more."""
+    passes alone (:func:`radix_sort_with_payload` below ``MSD_THRESHOLD`` keys).  The
+    scratch buffers are made here, in Python: a compiled wrapper around the one kernel
+    (:func:`_lsd_with_payload`) would be one more function to compile."""
     n = keys.shape[0]
     if n < 2:
         return
@@ -428,10 +420,8 @@ def bucket_sort(keys: np.ndarray, scratch: np.ndarray) -> None:
     """:func:`radix_sort` of a large input (uint64 or uint32 ``keys``; ``scratch`` like
     them, overwritten): one most-significant-digit pass (on the top ``_MSD_BITS``
     varying bits) scatters the keys into buckets across main memory; each bucket, small
-    enough to stay in cache, is then sorted back into place by :func:`_sort_bucket` (a
-    second digit, then insertion sorts), so the whole sort touches main memory twice.
-    For keys that vary in many bits (DeLong's words vary in about 63) this beats LSD
-    passes over each bucket."""
+    enough to stay in cache, is sorted back into place by :func:`_sort_bucket`, so the
+    sort touches main memory twice."""
     n = keys.shape[0]
     if n < 2:
         return
