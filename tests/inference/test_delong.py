@@ -403,16 +403,19 @@ def test_models_of_many_rows_are_sorted_one_after_the_other(monkeypatch):
     assert (serial.statistic, serial.pvalue) == (threaded.statistic, threaded.pvalue)
 
 
+def _large_near_tied_models(generator: np.random.Generator, n: int = 200_000):
+    """``(y, a, b)``: two correlated models on ``n`` rows, half of A's scores near ties."""
+    y = (generator.random(n) < 0.3).astype(int)
+    latent = generator.normal(size=n) + y
+    a = np.where(generator.random(n) < 0.5, latent, _near_ties(generator, n))
+    return y, a, latent + generator.normal(size=n)
+
+
 def test_large_near_tied_data_agree_with_the_one_model_path():
     """At 2e5 rows (positions of 17 bits, collisions in the leading bits of the scores),
     the paired placements give the AUCs of ``roc_auc_score`` and the variances of
     ``auc_ci``, which sorts the scores without positions (another code path)."""
-    generator = np.random.default_rng(13)
-    n = 200_000
-    y = (generator.random(n) < 0.3).astype(int)
-    latent = generator.normal(size=n) + y
-    a = np.where(generator.random(n) < 0.5, latent, _near_ties(generator, n))
-    b = latent + generator.normal(size=n)
+    y, a, b = _large_near_tied_models(np.random.default_rng(13))
     aucs, covariance = assay.delong_covariance(y, a, b)
     for index, score in enumerate((a, b)):
         assert aucs[index] == assay.roc_auc_score(y, score)
@@ -438,12 +441,8 @@ def test_the_radix_sort_of_the_words_gives_np_sorts_bits(monkeypatch, weighted):
     choice): 2e5 rows (the radix sort's bucket pass; positions of 18 bits) with near
     ties (rows sharing a prefix of the words), two models, the same bits either way."""
     generator = np.random.default_rng(14)
-    n = 200_000
-    y = (generator.random(n) < 0.3).astype(int)
-    latent = generator.normal(size=n) + y
-    a = np.where(generator.random(n) < 0.5, latent, _near_ties(generator, n))
-    b = latent + generator.normal(size=n)
-    weights = generator.random(n) if weighted else None
+    y, a, b = _large_near_tied_models(generator)
+    weights = generator.random(y.shape[0]) if weighted else None
     results = {}
     for sort in ("numpy", "radix"):
         covariance = _under_sort(monkeypatch, sort, assay.delong_covariance, y, a, b,
