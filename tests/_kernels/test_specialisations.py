@@ -36,6 +36,7 @@ from assay._kernels import (
     streaming,
 )
 from assay._kernels.labels import first_distinct
+from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.partial_roc_auc import PartialRocAuc
 from assay._kernels.scans.roc_auc import RocAuc
 from assay._labels import few_distinct_values
@@ -153,8 +154,23 @@ def test_a_forward_scan_compiles_no_backward_fold_and_inlines_its_helpers() -> N
     assert _inlined(pieces._merged_forward, kernel)
     assert not _inlined(pieces._merged_backward, kernel)
     assert not _inlined(pieces._group_backward, kernel)
-    for helper in (atoms.next_tie_group, pieces.class_weights, pieces.make_context):
+    for helper in (pieces.class_weights, pieces.make_context):
         assert _inlined(helper, kernel), helper.__name__
+    # the tie-group walk is called, not inlined: typed once, not again in every scan
+    assert not _inlined(atoms.next_tie_group, kernel)
+    assert atoms.next_tie_group.py_func in _called(kernel)
+
+
+def test_every_scan_calls_the_one_compiled_tie_group_walk() -> None:
+    sorted_data = sort_binary(_Y, _SCORES)
+    arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
+    walk = atoms.next_tie_group.py_func
+    for options in (RocAuc(), AveragePrecision()):
+        kernel = _fresh(pieces.scan_merged)
+        kernel(options, *arguments)
+        assert walk in _called(kernel)
+        assert not _inlined(atoms.next_tie_group, kernel)
+    assert not _with_literals(atoms.next_tie_group)  # no signature of its own per literal
 
 
 def test_the_one_piece_scan_compiles_one_direction_and_inlines_its_helpers() -> None:
