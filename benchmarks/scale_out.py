@@ -30,7 +30,10 @@ Reported for each call: wall seconds, CPU seconds of the processes that did the 
 client process for one machine, the worker processes for Dask; Spark's JVM is one process
 and its CPU time is read from ``/proc``), rows per CPU second (the throughput per core),
 and for Dask the peak resident memory of the busiest worker.  Dask's results are checked
-equal to one machine's.
+equal to one machine's.  Each exact call is timed ``--repeats`` times on each side (3 by
+default) and the median of each measure is reported (every run is kept in the output
+file): on a shared machine one run of the same code varies by a third.  A bootstrap is
+timed once.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ def _summary(value: Any) -> Any:
     return float(value)
 
 
-def single_machine(directory: Path, resamples: int) -> dict[str, Any]:
+def single_machine(directory: Path, resamples: int, repeats: int) -> dict[str, Any]:
     import pyarrow.dataset as ds
 
     import assay
@@ -135,10 +138,23 @@ def single_machine(directory: Path, resamples: int) -> dict[str, Any]:
             call(label, score)
     results: dict[str, Any] = {}
     for name, call in calls.items():
-        value, wall, cpu = _timed(lambda call=call: call(label, score))
-        results[name] = {"wall": wall, "cpu": cpu, "value": _summary(value)}
-        print(f"  one machine  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU", flush=True)
+        runs = []
+        for _ in range(_repeats_of(name, repeats)):
+            value, wall, cpu = _timed(lambda call=call: call(label, score))
+            runs.append({"wall": wall, "cpu": cpu})
+            print(f"  one machine  {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU", flush=True)
+        results[name] = {**_medians(runs), "runs": runs, "value": _summary(value)}
     return results
+
+
+def _repeats_of(name: str, repeats: int) -> int:
+    """Timed runs of a call: ``repeats`` of the exact calls, one of a bootstrap."""
+    return 1 if name.startswith("bootstrap") else repeats
+
+
+def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The median of each measure over the runs of one call."""
+    return {key: float(np.median([run[key] for run in runs])) for key in runs[0]}
 
 
 def _calls(module: Any, resamples: int) -> dict[str, Callable[[Any, Any], Any]]:
@@ -185,7 +201,12 @@ class _WorkerPeaks:
 
 
 def on_dask(
-    directory: Path, resamples: int, workers: int, memory_limit: str, malloc_trim: bool = True
+    directory: Path,
+    resamples: int,
+    workers: int,
+    memory_limit: str,
+    malloc_trim: bool = True,
+    repeats: int = 1,
 ) -> dict[str, Any]:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
@@ -225,27 +246,28 @@ def on_dask(
                 call(frame["label"], frame["score"])
         results: dict[str, Any] = {}
         for name, call in calls.items():
-            frame = dd.read_parquet(str(directory))
-            before = sum(client.run(_cpu_seconds).values())
-            with _WorkerPeaks(client) as peaks:
-                value, wall, client_cpu = _timed(
-                    lambda call=call, frame=frame: call(frame["label"], frame["score"])
+            runs = []
+            for _ in range(_repeats_of(name, repeats)):
+                frame = dd.read_parquet(str(directory))
+                before = sum(client.run(_cpu_seconds).values())
+                with _WorkerPeaks(client) as peaks:
+                    value, wall, client_cpu = _timed(
+                        lambda call=call, frame=frame: call(frame["label"], frame["score"])
+                    )
+                cpu = sum(client.run(_cpu_seconds).values()) - before
+                # client_cpu: this process, the caller (a curve is joined here) and the
+                # scheduler
+                runs.append({"wall": wall, "cpu": cpu, "client_cpu": client_cpu,
+                             "worker_peak_bytes": float(peaks.peak)})  # fmt: skip
+                print(
+                    f"  Dask         {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU"
+                    f" (client and scheduler {client_cpu:6.2f} s)"
+                    f"  worker peak {peaks.peak / 2**20:7.0f} MiB",
+                    flush=True,
                 )
-            cpu = sum(client.run(_cpu_seconds).values()) - before
-            results[name] = {
-                "wall": wall,
-                "cpu": cpu,
-                # this process: the caller (a curve is joined here) and the scheduler
-                "client_cpu": client_cpu,
-                "worker_peak_bytes": peaks.peak,
-                "value": _summary(value),
-            }
-            print(
-                f"  Dask         {name:<24} {wall:8.2f} s wall {cpu:8.2f} s CPU"
-                f" (client and scheduler {client_cpu:6.2f} s)"
-                f"  worker peak {peaks.peak / 2**20:7.0f} MiB",
-                flush=True,
-            )
+            summary = _medians(runs)
+            summary["worker_peak_bytes"] = max(run["worker_peak_bytes"] for run in runs)
+            results[name] = {**summary, "runs": runs, "value": _summary(value)}
         return results
     finally:
         client.close()
@@ -321,8 +343,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="start the workers without Dask's default MALLOC_TRIM_THRESHOLD_",
     )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="timed runs of each exact call on each side (the median is reported; "
+        "a bootstrap runs once)",
+    )
     parser.add_argument("-o", "--output", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     rows = int(args.rows)
     directory = data_directory(rows, args.files, args.data)
     record: dict[str, Any] = {
@@ -331,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         "workers": args.workers,
         "memory_limit": args.memory_limit,
         "resamples": args.resamples,
+        "repeats": args.repeats,
         "load_before": os.getloadavg(),
         "python": sys.version.split()[0],
         "commit": subprocess.run(
@@ -339,10 +371,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(f"{rows:,} rows, {args.files} files, load {os.getloadavg()[0]:.1f}", flush=True)
     if not args.skip_single:
-        record["single"] = single_machine(directory, args.resamples)
+        record["single"] = single_machine(directory, args.resamples, args.repeats)
     record["malloc_trim"] = not args.no_malloc_trim
     record["dask"] = on_dask(
-        directory, args.resamples, args.workers, args.memory_limit, not args.no_malloc_trim
+        directory,
+        args.resamples,
+        args.workers,
+        args.memory_limit,
+        not args.no_malloc_trim,
+        args.repeats,
     )
     if args.spark:
         record["spark"] = on_spark(directory, args.workers)
