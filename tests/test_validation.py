@@ -123,23 +123,32 @@ def test_few_distinct_values(values: np.ndarray, limit: int, as_bool: bool) -> N
         np.testing.assert_array_equal(result, expected)
 
 
+_CHUNK = 1 << 16  # rows checked at once against the values found (assay._labels)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from([np.uint8, np.int8, np.int64, np.float32, np.bool_]),
-    st.integers(1, 3 * 4096 + 7),
+    st.integers(1, 3 * _CHUNK + 7),
     st.lists(
         st.tuples(
-            st.one_of(st.integers(0, 3 * 4096 + 6), st.sampled_from([4095, 4096, 8191, 8192])),
+            st.one_of(
+                st.integers(0, 3 * _CHUNK + 6),
+                st.sampled_from([_CHUNK - 1, _CHUNK, 2 * _CHUNK - 1, 2 * _CHUNK]),
+            ),
             st.integers(0, 3),
         ),
         max_size=3,
     ),
     st.integers(1, 3),
 )
-@example(np.int8, 12_000, [(8192, 2)], 2)  # a new value just after a block of known ones
+@example(np.int8, 3 * _CHUNK, [(2 * _CHUNK, 2)], 2)  # a new value just after known ones
+@example(np.int8, 3 * _CHUNK, [(_CHUNK - 1, 3), (2 * _CHUNK, 2)], 3)  # one a chunk
+@example(np.int64, 2 * _CHUNK, [(_CHUNK + 5, 2)], 3)  # between the lowest and the highest
 def test_few_distinct_values_in_long_runs(dtype, n, others, limit) -> None:
-    """Rows are checked a block (4096 rows) at a time against the values seen: a value
-    met late in a block, first in one, or in a later one, is found wherever it lies."""
+    """Rows are checked a chunk at a time against the values seen (the lowest and the
+    highest first): a value met late in a chunk, first in one, or in a later one, is
+    found wherever it lies."""
     values = np.zeros(n, dtype=dtype)
     values[n // 3 :] = 1
     for position, value in others:
@@ -152,6 +161,34 @@ def test_few_distinct_values_in_long_runs(dtype, n, others, limit) -> None:
     else:
         assert result is not None
         np.testing.assert_array_equal(result, expected)
+
+
+def test_signed_labels_keep_their_values_and_order() -> None:
+    labels = np.array([3, -1, 3, -1, -128], dtype=np.int8)
+    np.testing.assert_array_equal(v.few_distinct_values(labels, 3), [-128, -1, 3])
+    assert v.few_distinct_values(labels, 2) is None
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int64, np.uint64, np.float16])
+def test_few_distinct_values_keep_the_labels_dtype(dtype) -> None:
+    labels = np.array([0, 1, 1, 0, 1], dtype=dtype)
+    found = v.few_distinct_values(labels, 2)
+    assert found is not None and found.dtype == dtype
+    np.testing.assert_array_equal(found, np.array([0, 1], dtype=dtype))
+    one = v.few_distinct_values(labels[1:3], 1)
+    assert one is not None and one.dtype == dtype
+    np.testing.assert_array_equal(one, np.array([1], dtype=dtype))
+    assert v.few_distinct_values(labels, 1) is None
+    empty = v.few_distinct_values(labels[:0], 2)
+    assert empty is not None and empty.shape == (0,) and empty.dtype == dtype
+
+
+def test_few_distinct_values_of_large_unsigned_and_strided_labels() -> None:
+    top = np.iinfo(np.uint64).max
+    labels = np.array([top, 0, top, top - 1], dtype=np.uint64)
+    np.testing.assert_array_equal(v.few_distinct_values(labels, 3), [0, top - 1, top])
+    strided = np.repeat(np.array([5, 7], dtype=np.int16), 3)[::2]  # 5, 5, 7
+    np.testing.assert_array_equal(v.few_distinct_values(strided, 2), [5, 7])
 
 
 def test_few_distinct_values_of_strings() -> None:

@@ -35,11 +35,9 @@ from assay._kernels import (
     sorting,
     streaming,
 )
-from assay._kernels.labels import first_distinct
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.partial_roc_auc import PartialRocAuc
 from assay._kernels.scans.roc_auc import RocAuc
-from assay._labels import few_distinct_values
 from assay.metrics._sorted import sort_binary
 
 pytestmark = pytest.mark.skipif(
@@ -126,23 +124,6 @@ def _lines_of(kernel) -> set[tuple[str, int]]:
 def _inlined(kernel, caller) -> bool:
     """Whether ``kernel``'s code was compiled into ``caller`` (a fresh dispatcher)."""
     return bool(_lines_of(kernel) & _compiled_lines(caller))
-
-
-def test_labels_of_one_width_share_one_specialisation_of_the_label_scan() -> None:
-    for dtype in (np.bool_, np.int8, np.uint8, np.int64, np.uint64):
-        found = few_distinct_values(_Y.astype(dtype), 2)
-        assert found is not None
-        assert found.dtype == dtype  # the values come back in the labels' own dtype
-        np.testing.assert_array_equal(found, np.array([0, 1], dtype=dtype))
-    compiled = {str(signature[0].dtype) for signature in first_distinct.signatures}
-    assert {"uint8", "uint64"} <= compiled
-    assert not compiled & {"bool", "int8", "int64"}
-
-
-def test_signed_labels_keep_their_values_and_order() -> None:
-    labels = np.array([3, -1, 3, -1, -128], dtype=np.int8)
-    np.testing.assert_array_equal(few_distinct_values(labels, 3), [-128, -1, 3])
-    assert few_distinct_values(labels, 2) is None
 
 
 def test_a_forward_scan_compiles_no_backward_fold_and_inlines_its_helpers() -> None:
