@@ -191,6 +191,14 @@ def test_few_distinct_values_of_large_unsigned_and_strided_labels() -> None:
     np.testing.assert_array_equal(v.few_distinct_values(strided, 2), [5, 7])
 
 
+@pytest.mark.parametrize(
+    "labels", [[np.nan], [np.nan, np.nan, 1.0], [0.0, 1.0, np.nan], [1.0] * 70_000 + [np.nan]]
+)
+def test_few_distinct_values_of_labels_with_nan_is_none(labels) -> None:
+    assert v.few_distinct_values(np.array(labels), 2) is None
+    assert v.few_distinct_values(np.array(labels, dtype=np.float32), 5) is None
+
+
 def test_few_distinct_values_of_strings() -> None:
     np.testing.assert_array_equal(v.few_distinct_values(np.array(["b", "a", "b"]), 2), ["a", "b"])
     assert v.few_distinct_values(np.array(["b", "a", "c"]), 2) is None

@@ -85,20 +85,21 @@ temporaries stay a few hundred kilobytes whatever the length of the labels."""
 
 
 def _few_numbers(y: np.ndarray, limit: int) -> np.ndarray | None:
-    """Sorted distinct values of numeric or boolean ``y`` (no NaN) if at most ``limit``.
+    """Sorted distinct values of numeric or boolean ``y`` if there are at most ``limit``.
 
     Vectorised NumPy passes, no kernel to compile: the lowest and the highest value (two
     passes, which settle labels of one or two values), then chunk by chunk a check that
     every row equals a value already found; the rows that do not are added, and the scan
-    stops as soon as more than ``limit`` values are known.  For binary labels this is
+    stops as soon as more than ``limit`` values are known.  Labels holding NaN give None
+    (NaN is no class value; the callers' checks report it).  For binary labels this is
     faster than a compiled loop (0.40 against 0.78 ms for 1.56e6 int8 labels, 121
     against 177 ms for 1e8 float64 ones).
     """
     if y.shape[0] == 0:
         return y[:0].copy()
     found = np.unique(np.array([y.min(), y.max()], dtype=y.dtype))
-    if found.shape[0] > limit:
-        return None
+    if found.shape[0] > limit or (found.dtype.kind == "f" and np.isnan(found[0])):
+        return None  # NaN: the lowest and the highest are NaN if any label is
     for start in range(0, y.shape[0], _CHUNK):
         chunk = y[start : start + _CHUNK]
         other = chunk != found[0]
@@ -114,7 +115,7 @@ def _few_numbers(y: np.ndarray, limit: int) -> np.ndarray | None:
 def few_distinct_values(y: np.ndarray, limit: int) -> np.ndarray | None:
     """Sorted distinct values of ``y`` if there are at most ``limit``, else None.
 
-    Numeric and boolean arrays (NaN must be excluded by the caller) by passes that stop
+    Numeric and boolean arrays (None if they hold NaN) by passes that stop
     once more than ``limit`` values are found (:func:`_few_numbers`); other dtypes go
     through :func:`distinct_values`.
     """
