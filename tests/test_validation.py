@@ -8,6 +8,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from assay import _labels as labels_module
 from assay import _validation as v
 
 
@@ -123,7 +124,7 @@ def test_few_distinct_values(values: np.ndarray, limit: int, as_bool: bool) -> N
         np.testing.assert_array_equal(result, expected)
 
 
-_CHUNK = 1 << 16  # rows checked at once against the values found (assay._labels)
+_CHUNK = labels_module._CHUNK  # rows checked at once against the values found
 
 
 @settings(max_examples=60, deadline=None)
