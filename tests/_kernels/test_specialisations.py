@@ -154,6 +154,20 @@ def test_every_scan_calls_the_one_compiled_tie_group_walk() -> None:
     assert not _with_literals(atoms.next_tie_group)  # no signature of its own per literal
 
 
+def test_the_hashing_pass_compiles_no_sort() -> None:
+    # NumPy sorts the distinct scores the pass found (Numba's quicksort took about
+    # 1.2 s of the first ranking call on 2048 rows or more)
+    kernel = _fresh(ranking.hash_score_bits)
+    scores = np.round(_SCORES, 1)
+    ok, values, _, _ = kernel(scores, scores.view(np.uint64), ranking._SIGN, _Y == 1,
+                              np.empty(0), False, 1.0, 16)  # fmt: skip
+    assert ok and values.shape == (8,)
+    sorts = {np.sort, np.argsort, np.ndarray.sort, np.ndarray.argsort}
+    for compiled in kernel.overloads.values():
+        typed = compiled.type_annotation.typemap.values()
+        assert not [t for t in typed if getattr(t, "typing_key", None) in sorts]
+
+
 def test_the_one_piece_scan_compiles_one_direction_and_inlines_its_helpers() -> None:
     positive = np.array([1.0, 0.0, 2.0, 1.0])
     negative = np.array([0.0, 1.0, 1.0, 2.0])
