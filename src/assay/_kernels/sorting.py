@@ -12,7 +12,9 @@ of probabilities) and below the lowest (the zero low mantissa bits of scores tha
 were float32) are skipped.  The varying span is cut into the fewest digits of at most
 12 bits (at most 6 passes for a full 64-bit span, 5 for typical probabilities, 3 for
 float32 scores), and a pass whose digit is constant over all keys is skipped too.
-The sort is stable and O(n); it needs one scratch buffer of the same size.
+The sort is stable and O(n); it needs one scratch buffer of the same size.  A key is
+stored at an unsigned position (``np.uint64(j)``): Numba tests a signed index for being
+negative, and that test's register made the passes 5-10 % slower.
 
 With a payload (weights, the rows of an order), and for integer keys (DeLong's words),
 a large input is sorted by most-significant digits instead: a first pass scatters it
@@ -151,7 +153,7 @@ def _lsd(keys, scratch, start, end):
             k = source[i]
             d = (np.uint64(k) >> shift) & mask
             j = offsets[d]
-            target[j] = k
+            target[np.uint64(j)] = k
             offsets[d] = j + 1
         source, target = target, source
     if source is not keys:
@@ -197,7 +199,7 @@ def _scatter_by_top_digit(keys, scratch, shift, top_bits):
         k = keys[i]
         d = (np.uint64(k) >> shift) & mask
         j = offsets[d]
-        scratch[j] = k
+        scratch[np.uint64(j)] = k
         offsets[d] = j + 1
     return starts
 
@@ -267,16 +269,16 @@ def _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, start, end):
                 k = keys[i]
                 d = (k >> shift) & mask
                 j = offsets[d]
-                scratch_keys[j] = k
-                scratch_payload[j] = payload[i]
+                scratch_keys[np.uint64(j)] = k
+                scratch_payload[np.uint64(j)] = payload[i]
                 offsets[d] = j + 1
         else:
             for i in range(start, end):
                 k = scratch_keys[i]
                 d = (k >> shift) & mask
                 j = offsets[d]
-                keys[j] = k
-                payload[j] = scratch_payload[i]
+                keys[np.uint64(j)] = k
+                payload[np.uint64(j)] = scratch_payload[i]
                 offsets[d] = j + 1
         in_place = not in_place
     if not in_place:
@@ -350,7 +352,7 @@ def _sort_bucket(keys, sorted_keys, counts, start, end, varying):
         k = keys[i]
         d = (np.uint64(k) >> shift) & mask
         j = counts[d]
-        sorted_keys[j] = k
+        sorted_keys[np.uint64(j)] = k
         counts[d] = j + 1
     # counts[b] is now the end of sub-bucket b (and the start of sub-bucket b + 1)
     low = start
@@ -388,8 +390,8 @@ def _sort_bucket_with_payload(
         k = keys[i]
         d = (k >> shift) & mask
         j = counts[d]
-        sorted_keys[j] = k
-        sorted_payload[j] = payload[i]
+        sorted_keys[np.uint64(j)] = k
+        sorted_payload[np.uint64(j)] = payload[i]
         counts[d] = j + 1
     # counts[b] is now the end of sub-bucket b (and the start of sub-bucket b + 1)
     low = start
@@ -436,7 +438,7 @@ def bucket_sort(keys: np.ndarray, scratch: np.ndarray) -> None:
         k = keys[i]
         d = (np.uint64(k) >> shift) & mask
         j = offsets[d]
-        scratch[j] = k
+        scratch[np.uint64(j)] = k
         offsets[d] = j + 1
     # the buckets now lie in scratch: sort each back into place
     counts = np.empty((1 << _BUCKET_MAX_BITS) + 1, dtype=np.int64)
@@ -466,8 +468,8 @@ def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
         k = keys[i]
         d = (k >> shift) & mask
         j = offsets[d]
-        scratch_keys[j] = k
-        scratch_payload[j] = payload[i]
+        scratch_keys[np.uint64(j)] = k
+        scratch_payload[np.uint64(j)] = payload[i]
         offsets[d] = j + 1
     # the buckets now lie in scratch: sort each back into place
     counts = np.empty((1 << _BUCKET_MAX_BITS) + 1, dtype=np.int64)
