@@ -22,10 +22,12 @@ def count_tie_groups(a, b):
     na = a.shape[0]
     nb = b.shape[0]
     while i < na or j < nb:
-        value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
-        while i < na and a[i] == value:
+        u = np.uint64(i)  # unsigned positions: no test for a negative index
+        v = np.uint64(j)
+        value = a[u] if i < na and (j >= nb or a[u] <= b[v]) else b[v]
+        while i < na and a[np.uint64(i)] == value:
             i += 1
-        while j < nb and b[j] == value:
+        while j < nb and b[np.uint64(j)] == value:
             j += 1
         groups += 1
     return groups
@@ -46,14 +48,17 @@ def next_tie_group(a, b, wa, wb, use_weights, i, j):
     """
     na = a.shape[0]
     nb = b.shape[0]
-    value = a[i] if i < na and (j >= nb or a[i] <= b[j]) else b[j]
+    # unsigned positions: Numba tests a signed index for being negative
+    u = np.uint64(i)
+    v = np.uint64(j)
+    value = a[u] if i < na and (j >= nb or a[u] <= b[v]) else b[v]
     p = 0.0
-    while i < na and a[i] == value:
-        p += wa[i] if use_weights else 1.0
+    while i < na and a[np.uint64(i)] == value:
+        p += wa[np.uint64(i)] if use_weights else 1.0
         i += 1
     q = 0.0
-    while j < nb and b[j] == value:
-        q += wb[j] if use_weights else 1.0
+    while j < nb and b[np.uint64(j)] == value:
+        q += wb[np.uint64(j)] if use_weights else 1.0
         j += 1
     return value, p, q, i, j
 

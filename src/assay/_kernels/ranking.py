@@ -56,15 +56,15 @@ def split_scores(scores, positive, weights, use_weights, weight_scale, buffer, w
             if weight == 0.0:
                 continue
         if positive[i]:
-            buffer[front] = -scores[i]
+            buffer[np.uint64(front)] = -scores[i]  # unsigned: no test for a negative index
             if use_weights:
-                weight_buffer[front] = weight * weight_scale
+                weight_buffer[np.uint64(front)] = weight * weight_scale
             front += 1
         else:
             back -= 1
-            buffer[back] = -scores[i]
+            buffer[np.uint64(back)] = -scores[i]
             if use_weights:
-                weight_buffer[back] = weight * weight_scale
+                weight_buffer[np.uint64(back)] = weight * weight_scale
     if use_weights:
         return buffer[:front], buffer[back:], weight_buffer[:front], weight_buffer[back:]
     return buffer[:front], buffer[back:], weight_buffer, weight_buffer
