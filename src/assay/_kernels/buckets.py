@@ -98,7 +98,7 @@ def count_buckets(scores, bits, sign, ones, shift, table, splitters, heavy, mark
                 ids[i] = -1
                 continue
         ids[i] = 2 * k + c
-        counts[2 * k + c] += 1
+        counts[np.uint64(2 * k + c)] += 1  # unsigned: no test for a negative index
 
 
 @jit
@@ -112,11 +112,12 @@ def gather_buckets(scores, weights, use_weights, scale, ids, starts, negated, ga
     for i in range(scores.shape[0]):
         t = ids[i]
         if t >= 0:
-            j = at[t]
-            at[t] = j + 1
-            negated[j] = -scores[i]
+            u = np.uint64(t)  # unsigned positions: no test for a negative index
+            j = at[u]
+            at[u] = j + 1
+            negated[np.uint64(j)] = -scores[i]
             if use_weights:
-                gathered[j] = weights[i] * scale
+                gathered[np.uint64(j)] = weights[i] * scale
 
 
 def bucket_rows(

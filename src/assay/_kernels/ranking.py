@@ -258,9 +258,10 @@ def _keep_point(mode, tp0, fp0, tp1, fp1, tp2, fp2):
 @jit
 def _emit(write, out_t, out_tp, out_fp, at, threshold, tp, fp):
     if write:
-        out_t[at] = threshold
-        out_tp[at] = tp
-        out_fp[at] = fp
+        u = np.uint64(at)  # unsigned: no test for a negative index
+        out_t[u] = threshold
+        out_tp[u] = tp
+        out_fp[u] = fp
 
 
 @jit
