@@ -61,9 +61,10 @@ def span_confusion_counts(
     for start in range(0, n_blocked, _LANES):
         for lane in range(_LANES):
             i = start + lane
-            lanes[lane, (y_true[i] - low) * span + (y_pred[i] - low)] += 1
+            # unsigned: no test for a negative index (every label is at least ``low``)
+            lanes[lane, np.uint64((y_true[i] - low) * span + (y_pred[i] - low))] += 1
     for i in range(n_blocked, n):
-        lanes[0, (y_true[i] - low) * span + (y_pred[i] - low)] += 1
+        lanes[0, np.uint64((y_true[i] - low) * span + (y_pred[i] - low))] += 1
     return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])).reshape((span, span))
 
 
@@ -84,11 +85,11 @@ def span_confusion_weights(
     for start in range(0, n_blocked, _LANES):
         for lane in range(_LANES):
             i = start + lane
-            cell = (y_true[i] - low) * span + (y_pred[i] - low)
+            cell = np.uint64((y_true[i] - low) * span + (y_pred[i] - low))  # unsigned
             sums[lane, cell] += weights[i]
             counts[lane, cell] += 1
     for i in range(n_blocked, n):
-        cell = (y_true[i] - low) * span + (y_pred[i] - low)
+        cell = np.uint64((y_true[i] - low) * span + (y_pred[i] - low))
         sums[0, cell] += weights[i]
         counts[0, cell] += 1
     total_sums = (sums[0] + sums[1]) + (sums[2] + sums[3])
