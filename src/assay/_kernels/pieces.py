@@ -244,16 +244,19 @@ def curve_pieces(scores, positive, negative, cuts, mode):
 
 @jit_inline
 def _group_backward(a, b, wa, wb, use_weights, i, j):
-    """The tie group ending just before positions ``i``, ``j`` (walking down the scores)."""
-    value = a[i - 1] if i > 0 and (j <= 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
+    """The tie group ending just before positions ``i``, ``j`` (walking down the scores;
+    read at unsigned positions: Numba tests a signed index for being negative)."""
+    u = np.uint64(i - 1)  # wraps when i == 0, read only when i > 0
+    v = np.uint64(j - 1)
+    value = a[u] if i > 0 and (j <= 0 or a[u] >= b[v]) else b[v]
     p = 0.0
-    while i > 0 and a[i - 1] == value:
+    while i > 0 and a[np.uint64(i - 1)] == value:
         i -= 1
-        p += wa[i] if use_weights else 1.0
+        p += wa[np.uint64(i)] if use_weights else 1.0
     q = 0.0
-    while j > 0 and b[j - 1] == value:
+    while j > 0 and b[np.uint64(j - 1)] == value:
         j -= 1
-        q += wb[j] if use_weights else 1.0
+        q += wb[np.uint64(j)] if use_weights else 1.0
     return p, q, i, j
 
 
