@@ -25,6 +25,7 @@ import pytest
 import _data
 from assay._kernels import ranking as ranking_kernels
 from assay._kernels import sorting
+from assay._sort_choice import descending_order
 
 PEER = "NumPy"
 implementations = pytest.mark.parametrize("implementation", ["numpy", "assay"])
@@ -57,9 +58,9 @@ def test_descending_order(benchmark, implementation, peer_call, n_samples) -> No
     scores = _scores(n_samples)
     kind = "stable" if "stable" in peer_call else None
     expected = np.argsort(-scores, kind="stable")
-    np.testing.assert_array_equal(sorting.descending_order(scores), expected)
+    np.testing.assert_array_equal(descending_order(scores), expected)
     if implementation == "assay":
-        function = sorting.descending_order
+        function = descending_order
     else:
 
         def function(x):

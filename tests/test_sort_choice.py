@@ -227,16 +227,17 @@ def test_calibration_times_both_sorts_of_its_dtype(dtype: str) -> None:
 
 
 def test_the_calibration_warms_up_the_path_it_times(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The untimed first radix sort is large enough to take the bucket passes, so a
-    timed sort never includes their compilation (one repeat would then time it)."""
+    """The untimed first radix sort is large enough to take the bucket pass, so a timed
+    sort never includes its compilation (one repeat would then time it).  int64 words
+    are sorted by the float radix sort (their bits are those of non-negative floats)."""
     sizes: list[int] = []
-    original = sorting.radix_sort
+    original = sorting.radix_sort_floats
 
-    def spy(keys: np.ndarray) -> np.ndarray:
-        sizes.append(keys.shape[0])
-        return original(keys)
+    def spy(values: np.ndarray) -> np.ndarray:
+        sizes.append(values.shape[0])
+        return original(values)
 
-    monkeypatch.setattr(sorting, "radix_sort", spy)
+    monkeypatch.setattr(sorting, "radix_sort_floats", spy)
     choice.calibrate("int64", sample_size=2 * sorting.MSD_THRESHOLD, repeats=1)
     assert sizes[0] >= sorting.MSD_THRESHOLD
     assert sizes[1:] == [2 * sorting.MSD_THRESHOLD]

@@ -7,8 +7,8 @@ per row (its score's key with its class and position, see
 (in place, no extra memory; a vectorised sort on x86 CPUs with AVX2 or AVX-512, much
 slower where its vectorised code is not in effect) and the radix sort
 (:func:`assay._kernels.sorting.radix_sort_floats` of order-preserving keys, 32-bit for
-float32 scores; :func:`assay._kernels.sorting.radix_sort` of the words; it needs a
-scratch buffer as large as the input).
+float32 scores, and of the words, whose bits are those of non-negative float64 values;
+it needs a scratch buffer as large as the input).
 Which one is faster depends on the machine, even between machines with the same CPU
 flags, so it is measured where assay runs:
 
@@ -54,7 +54,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from assay._kernels import sorting
+from assay._kernels import order, sorting
 from assay._kernels._cache import jit_is_disabled
 from assay._version import __version__
 
@@ -116,7 +116,10 @@ def sort_in_place(values: np.ndarray, method: str) -> None:
         if values.shape[0] and int(values.min()) < 0:
             raise ValueError("sort_in_place sorts non-negative int64 values only")
         if method == "radix":
-            sorting.radix_sort(values.view(np.uint64))
+            # a non-negative int64 has the bits of a non-negative float64 (or of a NaN
+            # pattern) whose order-preserving key keeps the integer's order: the float
+            # radix sort orders it, exactly, with the kernel the scores' sort compiles
+            sorting.radix_sort_floats(values.view(np.float64))
         else:
             values.sort()
     elif method == "radix":
@@ -194,7 +197,7 @@ def calibrate(
     """
     values = _sample(dtype, sample_size)
     # load (or compile) the kernels first, those of large inputs included (the bucket
-    # passes of int64 words), so that no timed sort compiles
+    # pass), so that no timed sort compiles
     sort_in_place(values[: sorting.MSD_THRESHOLD].copy(), "radix")
     best = {method: float("inf") for method in METHODS}
     for _ in range(repeats):
@@ -272,3 +275,28 @@ def forget_calibration() -> None:
     """Drop this process's choices, so the next large sort reads or measures them again."""
     with _lock:
         _choices.clear()
+
+
+# -- stable orders ------------------------------------------------------------------------
+
+NUMPY_ORDER_MAX = 1 << 12
+"""Up to this many scores :func:`descending_order` is NumPy's stable argsort (it compiles
+nothing and is fast there)."""
+
+
+def descending_order(scores: np.ndarray) -> np.ndarray:
+    """Stable permutation putting float64 ``scores`` in descending order (int64 indices).
+
+    Up to :data:`NUMPY_ORDER_MAX` scores NumPy's stable argsort of the negated scores;
+    above it, one packed word per row (the top varying bits of the score's
+    order-preserving key, then the row number: :mod:`assay._kernels.order`) sorted by
+    :func:`sort_in_place` (the calibrated sort of int64 values), rows whose scores differ
+    only below the prefix then put in order.  The same permutation either way: equal
+    scores (-0.0 and +0.0 among them) keep their input order.
+    """
+    n = scores.shape[0]
+    if n <= NUMPY_ORDER_MAX:
+        return np.argsort(-scores, kind="stable").astype(np.int64, copy=False)
+    words, index_bits, exact = order.row_words(scores)
+    sort_in_place(words, sort_method(words.dtype, n))
+    return order.rows_of_sorted_words(words, scores, index_bits, exact)

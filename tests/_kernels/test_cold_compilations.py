@@ -3,9 +3,9 @@
 Every function Numba compiles costs a fixed price of typing, lowering and optimising, so
 the first call of a public function with an empty cache (once per installation) is slow
 in proportion to their number (docs/performance.md).  These tests name what a small call
-must not compile: the bucket passes of the radix sort (chosen by the input's size, in
-Python, so only a large input compiles them; a small order is NumPy's argsort and compiles
-no radix sort at all), the small helpers of a streamed replicate
+must not compile: a sort with a payload (only the weighted ranking sort has one; an order
+is a sort of packed words, and a small order is NumPy's argsort, which compiles nothing),
+the small helpers of a streamed replicate
 (inlined into the kernels that call them), without clusters, the draw of clusters, and
 for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
 plain metric's scan.
@@ -49,9 +49,10 @@ CALL
 print(json.dumps(compiled))
 """
 
-_BUCKET_PASSES = {"bucket_sort_with_payload", "_sort_bucket_with_payload"}
-# the order of at most NUMPY_ORDER_MAX rows is NumPy's argsort: no radix sort, no keys
-_SMALL_ORDER = {"descending_order", "descending_keys", "_lsd_with_payload"}
+# no call sorts with a payload but a weighted one (its radix passes, its bucket passes)
+_PAYLOAD_SORTS = {"_lsd_with_payload", "bucket_sort_with_payload", "_sort_bucket_with_payload"}
+# the order of at most NUMPY_ORDER_MAX rows is NumPy's argsort: no packed words, no sort
+_SMALL_ORDER = {"row_words", "rows_of_sorted_words", "order_words_by_keys", "sort_float_bits"}
 # and, without clusters, the multinomial draw over the clusters
 _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
 
@@ -59,7 +60,7 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
 @pytest.mark.parametrize(
     ("call", "not_compiled"),
     [
-        ("assay.delong_test(y, s, s2)", _BUCKET_PASSES),
+        ("assay.delong_test(y, s, s2)", _PAYLOAD_SORTS),
         # the estimate is the replicates' fold over the atoms: no plain scan of its own
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
@@ -72,7 +73,7 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _BUCKET_PASSES | _REPLICATE_HELPERS | _SMALL_ORDER | {"scan_merged"},
+            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | {"scan_merged"},
         ),
     ],
 )

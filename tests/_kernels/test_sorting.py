@@ -8,67 +8,91 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from assay._kernels import ranking, sorting
+from assay._kernels import order, ranking, sorting
+from assay._sort_choice import NUMPY_ORDER_MAX, descending_order, sort_in_place
 from tests.strategies import clustered_scores, large_clustered_scores
 
 finite_or_infinite = st.floats(allow_nan=False, width=64)
 
 
-@given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite))
-def test_radix_sort_of_keys_is_descending_sort(values: np.ndarray) -> None:
-    keys = sorting.radix_sort(sorting.descending_keys(values))
-    expected = np.sort(values)[::-1]
-    # -0.0 and 0.0 share a key and come back as +0.0; compare as floats
-    np.testing.assert_array_equal(sorting.keys_to_scores(keys), expected)
+def _packed_order(values: np.ndarray) -> np.ndarray:
+    """The order of :func:`descending_order` above NumPy's limit, at any size: packed words
+    (:mod:`assay._kernels.order`), sorted, then their rows."""
+    words, index_bits, exact = order.row_words(values)
+    words.sort()
+    return order.rows_of_sorted_words(words, values, index_bits, exact)
+
+
+@given(
+    clustered_scores(max_n=400)
+    | hnp.arrays(np.float64, st.integers(1, 300), elements=finite_or_infinite)
+)
+def test_packed_words_give_the_stable_descending_argsort(values: np.ndarray) -> None:
+    # clusters of scores a few ulps apart share a prefix of inexact words: runs to order,
+    # by insertion or (longer than 32 rows) by the merge sort
+    if values.shape[0] == 0:
+        return
+    # stable descending order == stable ascending argsort of the negated values,
+    # with -0.0 and 0.0 tied (negation maps both to zeros that compare equal)
+    expected = np.argsort(-values, kind="stable")
+    np.testing.assert_array_equal(_packed_order(values), expected)
+
+
+def test_a_long_run_of_one_prefix_is_merge_sorted() -> None:
+    # 200 rows whose scores differ only in their last bits, out of order, among scores
+    # spanning every exponent: one run of inexact words, longer than an insertion sort's
+    rng = np.random.default_rng(20261128)
+    values = rng.standard_normal(1000) * np.exp(rng.uniform(-300, 300, 1000))
+    values[rng.permutation(1000)[:200]] = 0.5 + rng.integers(0, 100, 200) * 2.0**-52
+    words, index_bits, exact = order.row_words(values)
+    assert not exact
+    prefixes = np.sort(words) >> index_bits
+    assert np.unique(prefixes, return_counts=True)[1].max() > 32  # longer than an insertion
+    np.testing.assert_array_equal(_packed_order(values), np.argsort(-values, kind="stable"))
+
+
+@given(
+    hnp.arrays(np.uint64, st.integers(0, 200), elements=st.integers(0, 12)),
+    st.integers(0, 2**32 - 1),
+)
+def test_order_words_by_keys_is_a_stable_sort(keys: np.ndarray, seed: int) -> None:
+    words = np.random.default_rng(seed).integers(0, 2**62, keys.shape[0], dtype=np.int64)
+    sorted_keys, moved = keys.copy(), words.copy()
+    order.order_words_by_keys(sorted_keys, moved)
+    expected = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(sorted_keys, keys[expected])
+    np.testing.assert_array_equal(moved, words[expected])
 
 
 @given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite))
 def test_descending_order_is_a_stable_descending_argsort(values: np.ndarray) -> None:
-    order = sorting.descending_order(values)
-    # stable descending order == stable ascending argsort of the negated values,
-    # with -0.0 and 0.0 tied (negation maps both to zeros that compare equal)
-    expected = np.argsort(-values, kind="stable")
-    np.testing.assert_array_equal(order, expected)
-
-
-@given(
-    hnp.arrays(np.float64, st.integers(0, 300), elements=finite_or_infinite),
-    st.integers(0, 2**32 - 1),
-)
-def test_payload_travels_with_its_key(values: np.ndarray, seed: int) -> None:
-    payload = np.random.default_rng(seed).random(values.shape[0])
-    keys = sorting.descending_keys(values)
-    moved = payload.copy()
-    sorting.radix_sort_with_payload(keys, moved)
-    order = np.argsort(-values, kind="stable")
-    np.testing.assert_array_equal(moved, payload[order])
+    np.testing.assert_array_equal(descending_order(values), np.argsort(-values, kind="stable"))
 
 
 @pytest.mark.parametrize("offset", [-1, 0, 1])
-def test_descending_order_is_the_radix_order_on_both_sides_of_the_numpy_limit(offset) -> None:
-    # up to NUMPY_ORDER_MAX scores the order is NumPy's stable argsort, above it the radix
-    # sort of the keys: the same permutation (ties, signed zeros and infinities included)
+def test_descending_order_is_the_same_on_both_sides_of_the_numpy_limit(offset) -> None:
+    # up to NUMPY_ORDER_MAX scores the order is NumPy's stable argsort, above it the
+    # packed words: the same permutation (ties, signed zeros and infinities included)
     generator = np.random.default_rng(offset + 2)
-    n = sorting.NUMPY_ORDER_MAX + offset
+    n = NUMPY_ORDER_MAX + offset
     values = np.round(generator.standard_normal(n), 1)
     values[generator.integers(0, n, 40)] = 0.0
     values[generator.integers(0, n, 40)] = -0.0
     values[generator.integers(0, n, 5)] = np.inf
     values[generator.integers(0, n, 5)] = -np.inf
-    keys = sorting.descending_keys(values)
-    radix_order = np.arange(n, dtype=np.int64)
-    sorting.radix_sort_with_payload(keys, radix_order)
-    order = sorting.descending_order(values)
-    assert order.dtype == np.int64
-    np.testing.assert_array_equal(order, radix_order)
+    order_ = descending_order(values)
+    assert order_.dtype == np.int64
+    np.testing.assert_array_equal(order_, _packed_order(values))
+    np.testing.assert_array_equal(order_, np.argsort(-values, kind="stable"))
+
+
+def _keys(values: list[float]) -> list[int]:
+    bits = np.array(values, dtype=np.float64).view(np.uint64)
+    return [int(sorting.descending_key(b)) for b in bits]
 
 
 def test_signed_zeros_share_one_key() -> None:
-    keys = sorting.descending_keys(np.array([0.0, -0.0]))
-    assert keys[0] == keys[1]
-    back = sorting.keys_to_scores(keys)
-    assert back[1] == 0.0
-    assert not np.signbit(back[1])
+    assert _keys([0.0])[0] == _keys([-0.0])[0]
 
 
 @pytest.mark.parametrize(
@@ -81,19 +105,18 @@ def test_signed_zeros_share_one_key() -> None:
     ],
 )
 def test_keys_are_order_preserving_on_extreme_values(values: list[float]) -> None:
-    array = np.array(values, dtype=np.float64)
-    keys = sorting.descending_keys(array)
     # the values are listed from the highest down, so the keys must not decrease
-    assert [int(k) for k in keys] == sorted(int(k) for k in keys)
-    np.testing.assert_array_equal(sorting.keys_to_scores(keys), array)
+    keys = _keys(values)
+    assert keys == sorted(keys)
+    assert len(set(keys)) == len(set(values))
 
 
-def test_large_input_uses_every_radix_pass() -> None:
-    # values spanning many exponents and both signs exercise all six digits
+def test_descending_order_of_scores_over_every_exponent() -> None:
+    # values spanning many exponents and both signs: every bit of the keys varies, so
+    # the packed words are inexact, and NumPy's sort or the radix sort orders them
     rng = np.random.default_rng(20261125)
     values = rng.standard_normal(50_000) * np.exp(rng.uniform(-300, 300, 50_000))
-    keys = sorting.radix_sort(sorting.descending_keys(values))
-    np.testing.assert_array_equal(sorting.keys_to_scores(keys), np.sort(values)[::-1])
+    np.testing.assert_array_equal(descending_order(values), np.argsort(-values, kind="stable"))
 
 
 # -- the radix sort of float scores (float64 on 64-bit keys, float32 on 32-bit keys) --
@@ -118,14 +141,6 @@ def test_radix_sort_floats_is_np_sort_for_float32(values: np.ndarray) -> None:
     assert not np.signbit(sorted_values[sorted_values == 0.0]).any()
 
 
-@given(hnp.arrays(np.uint32, st.integers(0, 300)))
-def test_radix_sort_of_32_bit_keys(keys: np.ndarray) -> None:
-    expected = np.sort(keys)
-    sorted_keys = sorting.radix_sort(keys.copy())
-    assert sorted_keys.dtype == np.uint32
-    np.testing.assert_array_equal(sorted_keys, expected)
-
-
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_radix_sort_floats_of_large_inputs_takes_the_bucket_pass(dtype: type) -> None:
     # above the size where one most-significant-digit pass comes first: both signs,
@@ -143,26 +158,31 @@ def test_radix_sort_floats_of_large_inputs_takes_the_bucket_pass(dtype: type) ->
     assert not np.signbit(sorted_values[sorted_values == 0.0]).any()
 
 
-def test_radix_sort_of_large_32_bit_keys() -> None:
-    keys = np.random.default_rng(20261127).integers(0, 2**32, 1 << 17, dtype=np.uint32)
-    np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))
-
-
-def test_radix_sort_of_large_64_bit_keys_takes_the_bucket_passes() -> None:
-    """Keys over all 64 bits (as DeLong's words), ties, and a bucket whose keys vary in
-    a few high bits and ten low ones: its second digit leaves long sub-buckets, which
-    are finished by LSD passes rather than by insertion."""
+def test_non_negative_int64_words_are_sorted_by_the_float_radix_sort() -> None:
+    """Words over 63 bits (as DeLong's and the packed orders' words, NaN and infinity
+    patterns of float64 included), ties, and a bucket whose words vary in a few high bits
+    and ten low ones, above the size of the bucket pass."""
     rng = np.random.default_rng(20261128)
     n = (1 << 17) + 5
-    keys = rng.integers(0, np.iinfo(np.uint64).max, n, dtype=np.uint64, endpoint=True)
+    words = rng.integers(0, np.iinfo(np.int64).max, n, dtype=np.int64, endpoint=True)
     skewed = n // 4
-    keys[:skewed] = (
-        np.uint64(5) << np.uint64(53)
-        | rng.integers(0, 8, skewed).astype(np.uint64) << np.uint64(40)
-        | rng.integers(0, 1024, skewed).astype(np.uint64)
+    words[:skewed] = (
+        np.int64(5) << np.int64(53)
+        | rng.integers(0, 8, skewed) << np.int64(40)
+        | rng.integers(0, 1024, skewed)
     )
-    keys[rng.integers(0, n, 5000)] = keys[:5000]
-    np.testing.assert_array_equal(sorting.radix_sort(keys.copy()), np.sort(keys))
+    words[:10] = np.float64(np.inf).view(np.int64) + np.arange(10)  # inf, then NaN patterns
+    words[rng.integers(0, n, 5000)] = words[:5000]
+    expected = np.sort(words)
+    sort_in_place(words, "radix")
+    np.testing.assert_array_equal(words, expected)
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 2**63 - 1)))
+def test_the_float_radix_sort_of_small_int64_words(words: np.ndarray) -> None:
+    expected = np.sort(words)
+    sort_in_place(words, "radix")
+    np.testing.assert_array_equal(words, expected)
 
 
 # -- the weighted sort: keys with a payload, stable, bit for bit ---------------------------
@@ -188,7 +208,7 @@ def test_bucket_sort_is_a_stable_sort_with_payload(values: np.ndarray) -> None:
     # one bucket sorted by its own digit, then insertion sorts of the sub-buckets, or LSD
     # passes on a sub-bucket longer than the insertion limit (clusters of close scores)
     n = values.shape[0]
-    keys = sorting.descending_keys(values)
+    keys = np.array(_keys(list(values)), dtype=np.uint64)
     payload = np.arange(n, dtype=np.float64)
     varying = np.bitwise_or.reduce(keys ^ keys[0]) if n else np.uint64(0)
     sorted_keys = np.empty_like(keys)
@@ -227,15 +247,13 @@ def test_sort_with_weights_around_the_bucket_threshold(values: np.ndarray, seed:
     np.testing.assert_array_equal(moved, expected_weights)
 
 
-def test_descending_order_of_probabilities_takes_the_bucket_passes() -> None:
+def test_descending_order_of_probabilities_with_ties() -> None:
     # probabilities (the benchmark's kind of scores) with ties and signed zeros, above the
-    # threshold: buckets of thousands of keys, each split by its own second digit
+    # radix sort's bucket threshold: runs of one prefix holding one score each
     rng = np.random.default_rng(20261128)
     n = 300_000
     values = 1.0 / (1.0 + np.exp(-rng.standard_normal(n)))
     values[rng.integers(0, n, 20_000)] = values[:20_000]
     values[rng.integers(0, n, 100)] = -0.0
     values[rng.integers(0, n, 100)] = 0.0
-    np.testing.assert_array_equal(
-        sorting.descending_order(values), np.argsort(-values, kind="stable")
-    )
+    np.testing.assert_array_equal(descending_order(values), np.argsort(-values, kind="stable"))

@@ -29,6 +29,7 @@ from assay._kernels import (
     atoms,
     delong,
     draws,
+    order,
     pieces,
     ranking,
     resample,
@@ -270,13 +271,13 @@ def test_only_a_recording_scan_compiles_the_recording_path() -> None:
     assert pieces.scan.py_func in _called(replicate)
 
 
-# -- the bucket passes of the radix sort compile only for inputs that take them ---------
+# -- the sorts with a payload compile only for the weighted sort, by its size -----------
 
 
-def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> None:
-    """Rows whose scores share the packed prefix are ordered by the LSD passes alone, in a
-    kernel of their own that the walk leaves to its caller: the walk compiles no sort at
-    all, and the ordering neither the bucket passes nor the size dispatch around them."""
+def test_the_delong_walk_orders_shared_prefixes_without_a_radix_sort() -> None:
+    """Rows whose scores share the packed prefix are ordered by their full keys (insertion
+    or a merge sort), in a kernel of its own that the walk leaves to its caller: the walk
+    compiles no sort at all, and the ordering no radix sort with a payload."""
     positive = _Y.astype(bool)
     # one distinct score needs more bits than a packed word's prefix holds (inexact
     # words), and four scores differ only below the prefix (a run to order)
@@ -292,8 +293,8 @@ def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> No
     arguments = (words, class_keys, exact, index_bits, np.empty(0), False, totals, v10, v01)
     auc, unordered = walk(*arguments)
     assert np.isnan(auc) and unordered >= 0  # the run is out of order: the walk stops
-    order = _fresh(delong.order_runs)
-    order(words, class_keys, index_bits, m, unordered)
+    order_runs = _fresh(delong.order_runs)
+    order_runs(words, class_keys, index_bits, m, unordered)
     auc, unordered = walk(*arguments)
     assert unordered == -1
     assert auc == assay.reference.roc_auc_score(_Y, scores)  # exact: integer counts
@@ -301,14 +302,15 @@ def test_the_delong_walk_sorts_shared_prefixes_without_the_bucket_passes() -> No
         sorting._lsd_with_payload.py_func,
         sorting.bucket_sort_with_payload.py_func,
         sorting._sort_bucket_with_payload.py_func,
+        order.order_words_by_keys.py_func,
     }
     assert not _called(walk) & sorts
-    assert _called(order) & sorts == {sorting._lsd_with_payload.py_func}
+    assert _called(order_runs) & sorts == {order.order_words_by_keys.py_func}
 
 
 @pytest.mark.parametrize("offset", [-1, 0])
-def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None:
-    """Below ``MSD_THRESHOLD`` keys a sort with a payload runs the LSD kernel and never
+def test_the_size_of_a_weighted_sort_chooses_its_kernel(offset: int, monkeypatch) -> None:
+    """Below ``MSD_THRESHOLD`` keys the sort with weights runs the LSD kernel and never
     calls (so never compiles) the bucket kernel; from there it takes the bucket passes.
     The choice is made in Python, so a spy on the module's kernels sees it."""
     n = sorting.MSD_THRESHOLD + offset
@@ -316,7 +318,6 @@ def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None
     calls: list[str] = []
     # compiled (or loaded) before the spies replace the module's names: a kernel
     # compiled after that would look up a spy, a Python function, as its callee
-    sorting.descending_order(values)
     ranking.sort_with_weights(-values, np.arange(n, dtype=np.float64))
 
     def spy(name: str, module):
@@ -328,20 +329,17 @@ def test_the_size_of_a_sort_chooses_its_kernel(offset: int, monkeypatch) -> None
 
         monkeypatch.setattr(module, name, call)
 
-    spy("bucket_sort_with_payload", sorting)
-    spy("_lsd_with_payload", sorting)
     spy("_sort_with_weights_buckets", ranking)
     spy("_sort_with_weights_lsd", ranking)
     expected = np.argsort(-values, kind="stable")
-    np.testing.assert_array_equal(sorting.descending_order(values), expected)
     negated, weights = -values, np.arange(n, dtype=np.float64)
     ranking.sort_with_weights(negated, weights)
     np.testing.assert_array_equal(weights, expected)
     np.testing.assert_array_equal(negated, -values[expected])
     if offset < 0:
-        assert calls == ["_lsd_with_payload", "_sort_with_weights_lsd"]
+        assert calls == ["_sort_with_weights_lsd"]
     else:
-        assert calls == ["bucket_sort_with_payload", "_sort_with_weights_buckets"]
+        assert calls == ["_sort_with_weights_buckets"]
 
 
 def test_the_replicates_of_one_thread_inline_their_buffers() -> None:

@@ -36,23 +36,17 @@ import numpy as np
 
 from assay._kernels._jit import jit, jit_inline
 from assay._kernels.atoms import next_tie_group
+from assay._kernels.order import (
+    WORD_BITS,
+    index_bits_of,
+    kept_key_bits,
+    key_span,
+    order_words_by_keys,
+)
 from assay._kernels.pieces import class_weights, make_context, scan_merged
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
-from assay._kernels.sorting import _lsd_with_payload, descending_key
-
-_WORD_BITS = 63  # packed words stay non-negative int64 (a row's word sorts as a number)
-
-
-@jit_inline
-def _key_span(scores):
-    """OR of ``key ^ first key`` over the rows: the key bits that vary between scores."""
-    bits = scores.view(np.uint64)
-    first = descending_key(bits[0])
-    varying = np.uint64(0)
-    for i in range(scores.shape[0]):
-        varying |= descending_key(bits[i]) ^ first
-    return varying
+from assay._kernels.sorting import descending_key
 
 
 @jit
@@ -72,30 +66,14 @@ def packed_words(scores, positive, m):
     Returns ``(words, class_keys, index_bits, exact)``; ``class_keys`` is empty when exact.
     """
     n = scores.shape[0]
-    largest_class = max(m, n - m)
-    index_bits = 0
-    while (1 << index_bits) < largest_class:
-        index_bits += 1
-    prefix_bits = _WORD_BITS - index_bits - 1
-    varying = _key_span(scores)
-    shift = 0
-    exact = True
-    if varying != 0:
-        low = 0
-        while (varying >> np.uint64(low)) & np.uint64(1) == 0:
-            low += 1
-        high = 63
-        while (varying >> np.uint64(high)) & np.uint64(1) == 0:
-            high -= 1
-        shift = low
-        if high - low + 1 > prefix_bits:
-            shift = high + 1 - prefix_bits
-            exact = False
+    index_bits = index_bits_of(max(m, n - m))
+    prefix_bits = WORD_BITS - index_bits - 1
+    bits = scores.view(np.uint64)
+    shift, exact = kept_key_bits(key_span(bits), prefix_bits)
     prefix_mask = np.uint64((1 << prefix_bits) - 1)
     key_shift = np.uint64(shift)
     prefix_shift = np.uint64(index_bits + 1)
     class_bit = np.uint64(1) << np.uint64(index_bits)
-    bits = scores.view(np.uint64)
     words = np.empty(n, dtype=np.int64)
     class_keys = np.empty(0 if exact else n, dtype=np.uint64)
     a = 0
@@ -157,18 +135,12 @@ def _full_key(word, class_keys, m, class_bit, position_mask):
 
 @jit_inline
 def _sort_by_full_keys(words, start, end, class_keys, m, class_bit, position_mask):
-    """Sort ``words[start:end]`` stably by their rows' full keys.
-
-    By LSD passes at any length: such a run holds rows whose scores agree on every bit of
-    the prefix (all but the lowest few of their varying bits), short in any real data,
-    and the bucket passes of long inputs would be compiled into every DeLong kernel."""
-    size = end - start
-    keys = np.empty(size, dtype=np.uint64)
+    """Sort ``words[start:end]`` stably by their rows' full keys (such a run holds rows
+    whose scores agree on every bit of the prefix: short in any real data)."""
+    keys = np.empty(end - start, dtype=np.uint64)
     for r in range(start, end):
         keys[r - start] = _full_key(words[r], class_keys, m, class_bit, position_mask)
-    scratch_keys = np.empty(size, dtype=np.uint64)
-    scratch_words = np.empty(size, dtype=np.int64)
-    _lsd_with_payload(keys, words[start:end], scratch_keys, scratch_words, np.int64(0), size)
+    order_words_by_keys(keys, words[start:end])
 
 
 @jit_inline

@@ -211,7 +211,6 @@ def _sort_with_weights_lsd(negated_scores, weights):
     bits = negated_scores.view(np.uint64)
     _negated_scores_to_keys(bits)
     n = bits.shape[0]
-    # the LSD passes themselves (lsd_sort_with_payload, their Python driver, is not a kernel)
     _lsd_with_payload(bits, weights, np.empty(n, dtype=np.uint64), np.empty_like(weights),
                       np.int64(0), n)  # fmt: skip
     _keys_to_negated_scores(bits)
@@ -231,8 +230,8 @@ def sort_with_weights(negated_scores: np.ndarray, weights: np.ndarray) -> None:
     Radix sort of the order-preserving uint64 keys of the original scores (descending
     original order is ascending negated order), made in place of the scores' bits (no
     array of keys), then turned back into negated scores.  The sort of a large input
-    takes the bucket passes, of a small one LSD passes only, chosen here by the size
-    (:func:`assay._kernels.sorting.radix_sort_with_payload`), so that a small call
+    takes the bucket passes (:func:`assay._kernels.sorting.bucket_sort_with_payload`),
+    of a small one LSD passes only, chosen here by the size, so that a small call
     compiles only the LSD kernel; both give the same result.
     """
     if negated_scores.shape[0] < MSD_THRESHOLD:

@@ -6,7 +6,7 @@ complement).  ``-0.0`` is mapped to the key of ``+0.0`` so that the two zeros fo
 one tie group, as they compare equal.  NaN never reaches a kernel (the API rejects it).
 
 The sort is a least-significant-digit radix sort (after one most-significant-digit
-pass for large inputs, see :func:`radix_sort_with_payload`).  Only the bits that vary between
+pass for large inputs, see :func:`sort_float_bits`).  Only the bits that vary between
 keys are sorted on: bits above the highest differing bit (sign and top exponent bits
 of probabilities) and below the lowest (the zero low mantissa bits of scores that
 were float32) are skipped.  The varying span is cut into the fewest digits of at most
@@ -16,15 +16,17 @@ The sort is stable and O(n); it needs one scratch buffer of the same size.  A ke
 stored at an unsigned position (``np.uint64(j)``): Numba tests a signed index for being
 negative, and that test's register made the passes 5-10 % slower.
 
-With a payload (weights, the rows of an order), and for integer keys (DeLong's words),
-a large input is sorted by most-significant digits instead: a first pass scatters it
-into buckets, and each bucket, in cache, is split by a second digit of its own top
-varying bits (about two keys per sub-bucket) straight into its final place, where the
-sub-buckets are finished by insertion: main memory is read and written twice.  That
-path is a kernel of its own (:func:`bucket_sort_with_payload`, :func:`bucket_sort`),
-chosen in Python by the size of the input (:func:`radix_sort_with_payload`,
-:func:`radix_sort`), so a small call does not compile it.  Float scores
-(:func:`radix_sort_floats`) keep LSD passes over each bucket.
+The same kernel sorts non-negative int64 values (DeLong's words, the packed words of
+:mod:`assay._kernels.order`): their bits are those of non-negative float64 values,
+whose keys keep the integers' order (:func:`assay._sort_choice.sort_in_place`).
+
+With a payload (the weights of the weighted ranking sort), a large input is sorted by
+most-significant digits instead: a first pass scatters it into buckets, and each bucket,
+in cache, is split by a second digit of its own top varying bits (about two keys per
+sub-bucket) straight into its final place, where the sub-buckets are finished by
+insertion: main memory is read and written twice.  That path is a kernel of its own
+(:func:`bucket_sort_with_payload`), chosen in Python by the size of the input
+(:func:`assay._kernels.ranking.sort_with_weights`), so a small call does not compile it.
 """
 
 from __future__ import annotations
@@ -55,17 +57,16 @@ def descending_key(bits: np.uint64) -> np.uint64:
     return ascending ^ _ALL
 
 
-@jit
-def keys_to_scores(keys: np.ndarray) -> np.ndarray:
-    """Inverse of :func:`descending_key`: the float64 scores of sorted keys."""
-    bits = np.empty(keys.shape[0], dtype=np.uint64)
-    for i in range(keys.shape[0]):
-        ascending = keys[i] ^ _ALL
-        if ascending & _SIGN:
-            bits[i] = ascending ^ _SIGN
-        else:
-            bits[i] = ascending ^ _ALL
-    return bits.view(np.float64)
+@jit_inline
+def bit_span(varying):
+    """``(low, high)``: the lowest and the highest set bit of ``varying`` (not 0)."""
+    low = 0
+    while (varying >> np.uint64(low)) & np.uint64(1) == 0:
+        low += 1
+    high = 63
+    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
+        high -= 1
+    return low, high
 
 
 @jit_inline
@@ -83,12 +84,7 @@ def _digit_plan(keys):
         varying |= np.uint64(keys[i]) ^ first
     if varying == 0:
         return 0, 1, 0  # all keys equal: nothing to sort
-    low = 0
-    while (varying >> np.uint64(low)) & np.uint64(1) == 0:
-        low += 1
-    high = 63
-    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
-        high -= 1
+    low, high = bit_span(varying)
     span = high - low + 1
     max_bits = 4
     while max_bits < _MAX_DIGIT_BITS and (1 << (max_bits + 2)) < n:
@@ -202,25 +198,6 @@ def _scatter_by_top_digit(keys, scratch, shift, top_bits):
         scratch[np.uint64(j)] = k
         offsets[d] = j + 1
     return starts
-
-
-def radix_sort(keys: np.ndarray) -> np.ndarray:
-    """Sort uint64 or uint32 ``keys`` ascending in place; returns ``keys``.
-
-    As :func:`radix_sort_with_payload`, without a payload: inputs of at least
-    ``MSD_THRESHOLD`` keys take the bucket passes (:func:`bucket_sort`: one
-    most-significant-digit pass, then each bucket in cache), shorter ones LSD passes
-    only; the choice is made here, so a small call compiles only the LSD kernel.  The
-    scratch buffer is NumPy's (see :func:`radix_sort_floats`).
-    """
-    n = keys.shape[0]
-    if n < 2:
-        return keys
-    if n < MSD_THRESHOLD:
-        _lsd(keys, np.empty_like(keys), np.int64(0), n)
-    else:
-        bucket_sort(keys, np.empty_like(keys))
-    return keys
 
 
 @jit_inline
@@ -339,33 +316,6 @@ def _sub_buckets(keys, counts, start, end, varying):
 
 
 @jit
-def _sort_bucket(keys, sorted_keys, counts, start, end, varying):
-    """:func:`_sort_bucket_with_payload` without a payload."""
-    if end - start <= _INSERTION_SORT_MAX or varying == 0:
-        for i in range(start, end):
-            sorted_keys[i] = keys[i]
-        if varying != 0:
-            _insertion_sort(sorted_keys, start, end)
-        return
-    shift, mask, n_bins = _sub_buckets(keys, counts, start, end, varying)
-    for i in range(start, end):
-        k = keys[i]
-        d = (np.uint64(k) >> shift) & mask
-        j = counts[d]
-        sorted_keys[np.uint64(j)] = k
-        counts[d] = j + 1
-    # counts[b] is now the end of sub-bucket b (and the start of sub-bucket b + 1)
-    low = start
-    for b in range(n_bins):
-        high_end = counts[b]
-        if high_end - low > _INSERTION_SORT_MAX:
-            _lsd(sorted_keys, keys, low, high_end)
-        elif high_end - low > 1:
-            _insertion_sort(sorted_keys, low, high_end)
-        low = high_end
-
-
-@jit
 def _sort_bucket_with_payload(
     keys, payload, sorted_keys, sorted_payload, counts, start, end, varying
 ):
@@ -404,53 +354,13 @@ def _sort_bucket_with_payload(
         low = high_end
 
 
-def lsd_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
-    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable), by LSD
-    passes alone (:func:`radix_sort_with_payload` below ``MSD_THRESHOLD`` keys).  The
-    scratch buffers are made here, in Python: a compiled wrapper around the one kernel
-    (:func:`_lsd_with_payload`) would be one more function to compile."""
-    n = keys.shape[0]
-    if n < 2:
-        return
-    scratch_keys = np.empty(n, dtype=np.uint64)
-    scratch_payload = np.empty_like(payload)
-    _lsd_with_payload(keys, payload, scratch_keys, scratch_payload, 0, n)
-
-
-@jit
-def bucket_sort(keys: np.ndarray, scratch: np.ndarray) -> None:
-    """:func:`radix_sort` of a large input (uint64 or uint32 ``keys``; ``scratch`` like
-    them, overwritten): one most-significant-digit pass (on the top ``_MSD_BITS``
-    varying bits) scatters the keys into buckets across main memory; each bucket, small
-    enough to stay in cache, is sorted back into place by :func:`_sort_bucket`, so the
-    sort touches main memory twice."""
-    n = keys.shape[0]
-    if n < 2:
-        return
-    shift, top_bits = _top_digit(_varying_bits(keys))
-    if top_bits == 0:
-        return
-    n_buckets = 1 << top_bits
-    starts, varying = _buckets(keys, shift, n_buckets)
-    mask = np.uint64(n_buckets - 1)
-    offsets = starts[:n_buckets].copy()
-    for i in range(n):
-        k = keys[i]
-        d = (np.uint64(k) >> shift) & mask
-        j = offsets[d]
-        scratch[np.uint64(j)] = k
-        offsets[d] = j + 1
-    # the buckets now lie in scratch: sort each back into place
-    counts = np.empty((1 << _BUCKET_MAX_BITS) + 1, dtype=np.int64)
-    for b in range(n_buckets):
-        _sort_bucket(scratch, keys, counts, starts[b], starts[b + 1], varying[b])
-
-
 @jit
 def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
-    """:func:`radix_sort_with_payload` of a large input: :func:`bucket_sort` with the
-    payload moved along (each bucket by :func:`_sort_bucket_with_payload`).  Any size
-    gives the same result as :func:`lsd_sort_with_payload` (both are stable sorts of the
+    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable), for a
+    large input: one most-significant-digit pass (on the top ``_MSD_BITS`` varying bits)
+    scatters both into buckets across main memory; each bucket, small enough to stay in
+    cache, is sorted back into place by :func:`_sort_bucket_with_payload`.  Any size
+    gives the same result as :func:`_lsd_with_payload` (both are stable sorts of the
     same keys)."""
     n = keys.shape[0]
     if n < 2:
@@ -476,53 +386,6 @@ def bucket_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
     for b in range(n_buckets):
         _sort_bucket_with_payload(scratch_keys, scratch_payload, keys, payload, counts,
                                   starts[b], starts[b + 1], varying[b])  # fmt: skip
-
-
-def radix_sort_with_payload(keys: np.ndarray, payload: np.ndarray) -> None:
-    """Sort uint64 ``keys`` ascending in place, moving ``payload`` along (stable).
-
-    Inputs of at least ``MSD_THRESHOLD`` keys take the bucket passes
-    (:func:`bucket_sort_with_payload`: a most-significant-digit pass first, then each
-    bucket in cache); shorter ones LSD passes only (:func:`lsd_sort_with_payload`).  The
-    choice is made here, in Python, so that a small call compiles only the LSD kernel:
-    the bucket path is compiled the first time an input is large enough to use it.  Both
-    give the same result.  (Kernels call :func:`lsd_sort_with_payload` directly.)
-    """
-    if keys.shape[0] < MSD_THRESHOLD:
-        lsd_sort_with_payload(keys, payload)
-    else:
-        bucket_sort_with_payload(keys, payload)
-
-
-@jit_inline
-def descending_keys(scores: np.ndarray) -> np.ndarray:
-    """The uint64 keys of ``scores`` (unsorted)."""
-    bits = scores.view(np.uint64)
-    keys = np.empty(scores.shape[0], dtype=np.uint64)
-    for i in range(scores.shape[0]):
-        keys[i] = descending_key(bits[i])
-    return keys
-
-
-NUMPY_ORDER_MAX = 1 << 12
-"""Up to this many scores :func:`descending_order` is NumPy's stable argsort (faster there:
-64 against 106 us at 4096 float64 scores, 444 against 191 us at 8192), so that a small call
-compiles no radix sort with a payload (about 1.3 s of a cold first call with its keys)."""
-
-
-def descending_order(scores: np.ndarray) -> np.ndarray:
-    """Stable permutation putting float64 ``scores`` in descending order (int64 indices).
-
-    Up to :data:`NUMPY_ORDER_MAX` scores NumPy's stable argsort of the negated scores,
-    above it the radix sort of their order-preserving keys: the same order (equal scores,
-    -0.0 and +0.0 among them, keep their input order).
-    """
-    if scores.shape[0] <= NUMPY_ORDER_MAX:
-        return np.argsort(-scores, kind="stable").astype(np.int64, copy=False)
-    keys = descending_keys(scores)
-    order = np.arange(scores.shape[0], dtype=np.int64)
-    radix_sort_with_payload(keys, order)
-    return order
 
 
 @jit_inline

@@ -23,10 +23,10 @@ import numpy as np
 
 from assay._kernels import paired, resample
 from assay._kernels.pieces import scan
-from assay._kernels.sorting import descending_order
 from assay._procedure_checks import check_alternative, check_n_resamples
 from assay._results import PermutationTestResult
 from assay._scaling import scale_free_weights
+from assay._sort_choice import descending_order
 from assay._validation import as_1d, as_sample_weight, as_scores, binary_target, check_same_length
 from assay.exceptions import UndefinedMetricWarning
 from assay.metrics._registry import MetricDeclaration

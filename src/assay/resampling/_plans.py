@@ -20,13 +20,8 @@ import numpy as np
 
 from assay._kernels import paired, resample, streaming
 from assay._kernels._cache import user_stacklevel
-from assay._kernels.sorting import (
-    NUMPY_ORDER_MAX,
-    descending_keys,
-    descending_order,
-    radix_sort_with_payload,
-)
 from assay._scaling import scale_free_weights
+from assay._sort_choice import descending_order
 from assay._validation import (
     as_1d,
     as_label_pair,
@@ -453,7 +448,7 @@ def paired_stream_plan(
         cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
         n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
     del rows_a  # B's sort below needs the memory more
-    if kept is None:  # every row: B's sort carries A's positions along, no index array
+    if kept is None:  # every row: A's positions gathered in B's order
         b_is_positive, b_continues, a_position_of_b = _rows_of_b(scores_b, a_is_positive, position)
         b_value = _EMPTY_FLOAT
     else:
@@ -479,24 +474,10 @@ def _rows_of_b(
     scores_b: np.ndarray, a_is_positive: np.ndarray, position: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every row in B's decreasing score order: class flags, tie flags and positions in
-    A's order (``position``: each row's, in input order; sorted in place into the last,
-    or gathered up to :data:`~assay._kernels.sorting.NUMPY_ORDER_MAX` rows).
-
-    The stable sort of B's keys moves each row's position in A's order along with its
-    key, which is :func:`descending_order` (the same stable sort, the rows' indices
-    moved along) followed by the gather ``position[order]``, without the order and the
-    gathered scores.  Equal keys are equal scores (finite; -0.0 is +0.0).
-    """
-    if scores_b.shape[0] <= NUMPY_ORDER_MAX:  # NumPy's stable argsort: no radix sort compiled
-        order = descending_order(np.ascontiguousarray(scores_b))
-        ordered = scores_b[order]
-        continues = np.zeros(order.shape[0], dtype=bool)
-        continues[:-1] = ordered[1:] == ordered[:-1]
-        position = np.ascontiguousarray(position[order])
-        return np.ascontiguousarray(a_is_positive[position]), continues, position
-    keys = descending_keys(np.ascontiguousarray(scores_b))
-    radix_sort_with_payload(keys, position)
-    continues = np.zeros(keys.shape[0], dtype=bool)
-    continues[:-1] = keys[1:] == keys[:-1]
-    del keys
+    A's order (``position``: each row's, in input order; gathered into B's order)."""
+    order = descending_order(np.ascontiguousarray(scores_b))
+    ordered = scores_b[order]
+    continues = np.zeros(order.shape[0], dtype=bool)
+    continues[:-1] = ordered[1:] == ordered[:-1]
+    position = np.ascontiguousarray(position[order])
     return np.ascontiguousarray(a_is_positive[position]), continues, position
