@@ -53,6 +53,8 @@ print(json.dumps(compiled))
 _PAYLOAD_SORTS = {"_lsd_with_payload", "bucket_sort_with_payload", "_sort_bucket_with_payload"}
 # the order of at most NUMPY_ORDER_MAX rows is NumPy's argsort: no packed words, no sort
 _SMALL_ORDER = {"row_words", "rows_of_sorted_words", "order_words_by_keys", "sort_float_bits"}
+# the plain metric's scan (either direction)
+_PLAIN_SCANS = {"scan_merged_forward", "scan_merged_backward"}
 # and, without clusters, the multinomial draw over the clusters
 _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
 
@@ -64,16 +66,16 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
         # the estimate is the replicates' fold over the atoms: no plain scan of its own
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
-            _REPLICATE_HELPERS | {"scan_merged"},
+            _REPLICATE_HELPERS | _PLAIN_SCANS,
         ),
         # the observed statistic is the permutations' scan of the sorted rows
         (
             "assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
-            _SMALL_ORDER | {"scan_merged"},
+            _SMALL_ORDER | _PLAIN_SCANS,
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | {"scan_merged"},
+            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS,
         ),
     ],
 )

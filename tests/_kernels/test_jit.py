@@ -18,10 +18,10 @@ jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 @pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
 def test_kernels_are_cached_on_disk() -> None:
     assert _jit.CACHE
-    assert type(pieces.scan_merged._cache).__name__ == "RecoveringCache"
+    assert type(pieces.scan_merged_forward._cache).__name__ == "RecoveringCache"
     assert type(resample_kernels.bootstrap_cells.__wrapped__._cache).__name__ == "RecoveringCache"
-    assert pieces.scan_merged.targetoptions["nogil"]
-    assert pieces.scan_merged.targetoptions["error_model"] == "numpy"
+    assert pieces.scan_merged_forward.targetoptions["nogil"]
+    assert pieces.scan_merged_forward.targetoptions["error_model"] == "numpy"
 
 
 @pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")

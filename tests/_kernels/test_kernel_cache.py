@@ -75,7 +75,9 @@ def test_an_unreadable_cache_file_is_rebuilt_with_a_warning(
 ) -> None:
     cache = tmp_path / "cache"
     shutil.copytree(written_cache, cache)
-    damaged = sorted(cache.rglob(f"pieces.scan_merged-*{suffix}"))  # the AUC kernel's own files
+    damaged = sorted(
+        cache.rglob(f"pieces.scan_merged_forward-*{suffix}")
+    )  # the AUC kernel's own files
     assert damaged
     for path in damaged:
         damage(path)

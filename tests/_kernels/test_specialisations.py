@@ -130,7 +130,7 @@ def _inlined(kernel, caller) -> bool:
 def test_a_forward_scan_compiles_no_backward_fold_and_inlines_its_helpers() -> None:
     sorted_data = sort_binary(_Y, _SCORES)
     arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
-    kernel = _fresh(pieces.scan_merged)
+    kernel = _fresh(pieces.scan_merged_forward)
     value = kernel(RocAuc(), *arguments)
     assert value == assay.reference.roc_auc_score(_Y, _SCORES)  # exact: integer counts
     assert _inlined(pieces._merged_forward, kernel)
@@ -148,7 +148,7 @@ def test_every_scan_calls_the_one_compiled_tie_group_walk() -> None:
     arguments = (*sorted_data.kernel_arguments, sorted_data.integer_counts)
     walk = atoms.next_tie_group.py_func
     for options in (RocAuc(), AveragePrecision()):
-        kernel = _fresh(pieces.scan_merged)
+        kernel = _fresh(pieces.scan_merged_forward)
         kernel(options, *arguments)
         assert walk in _called(kernel)
         assert not _inlined(atoms.next_tie_group, kernel)

@@ -43,7 +43,7 @@ from assay._kernels.order import (
     key_span,
     order_words_by_keys,
 )
-from assay._kernels.pieces import class_weights, make_context, scan_merged
+from assay._kernels.pieces import class_weights, make_context, scan_merged_forward
 from assay._kernels.scans import scan_finish, scan_fold, scan_start
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
 from assay._kernels.sorting import descending_key
@@ -401,7 +401,7 @@ def sorted_sums_of_squares(a, b, wa, wb, use_weights, integer_counts):
     total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     if total_positive == 0.0 or total_negative == 0.0:
         return np.nan, total_positive, total_negative, np.nan, np.nan
-    auc = scan_merged(RocAuc(), a, b, wa, wb, use_weights, integer_counts)
+    auc = scan_merged_forward(RocAuc(), a, b, wa, wb, use_weights, integer_counts)
     squares_10 = 0.0
     squares_01 = 0.0
     first_10 = np.nan  # placements seen so far: all equal to the first? (see below)

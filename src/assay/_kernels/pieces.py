@@ -324,20 +324,38 @@ def _merged_backward(options, context, below, a, b, wa, wb, use_weights, tp, fp)
     return state
 
 
-@jit
 def scan_merged(options, a, b, wa, wb, use_weights, integer_counts):
     """The metric of two classes' sorted scores, their tie groups visited by a merge.
 
     ``a``, ``b``: the negated scores of the positive and of the negative entries,
     ascending; ``wa``, ``wb``: their weights (read when ``use_weights``).  The same
     fold as :func:`scan` over the atoms, without building the atoms: memory O(1).
-    (The two directions are separate functions: a loop compiled beside the other,
-    unused one runs about half as fast.)
+    The kernel of the scan's direction is chosen here (:func:`scan_merged_forward`,
+    :func:`scan_merged_backward`): each compiles one function per metric, with the walk
+    of its direction inlined (a loop compiled beside the other, unused one runs about
+    half as fast).
     """
+    kernel = scan_merged_backward if folds_backward(options) else scan_merged_forward
+    return kernel(options, a, b, wa, wb, use_weights, integer_counts)
+
+
+@jit
+def scan_merged_forward(options, a, b, wa, wb, use_weights, integer_counts):
+    """:func:`scan_merged` of a scan that folds from the highest score down."""
     total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
     context = make_context(total_positive, total_negative, integer_counts)
-    state = merged_state(options, context, below_identity(options), a, b, wa, wb, use_weights,
-                         0.0, 0.0, total_positive, total_negative)  # fmt: skip
+    state = _merged_forward(options, context, below_identity(options), a, b, wa, wb,
+                            use_weights, 0.0, 0.0)  # fmt: skip
+    return scan_finish(options, context, state)
+
+
+@jit
+def scan_merged_backward(options, a, b, wa, wb, use_weights, integer_counts):
+    """:func:`scan_merged` of a scan that folds from the lowest score up."""
+    total_positive, total_negative = class_weights(a, b, wa, wb, use_weights)
+    context = make_context(total_positive, total_negative, integer_counts)
+    state = _merged_backward(options, context, below_identity(options), a, b, wa, wb,
+                             use_weights, total_positive, total_negative)  # fmt: skip
     return scan_finish(options, context, state)
 
 
