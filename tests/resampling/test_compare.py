@@ -101,22 +101,31 @@ def test_paired_bootstrap_in_lanes_equals_the_one_by_one_kernel(weighted, scheme
         np.testing.assert_array_equal(found[1], expected[1])
 
 
-def test_paired_bootstrap_in_lanes_redoes_a_count_too_large_for_a_byte():
-    # 2000 alike rows (both scores and the class equal) draw one Poisson(2000) count
-    # together: far above 255, so those replicates are redone with int64 counts.
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("alike", [2000, 256])
+def test_paired_bootstrap_in_lanes_redoes_a_count_too_large_for_a_byte(alike, workers):
+    # ``alike`` alike rows (both scores and the class equal) draw one Poisson(alike) count
+    # together: far above 255 (every replicate is redone with int64 counts), or near it
+    # (some replicates are, in runs of several and alone between others)
     y, a, b = two_models(n=3000)
-    y[:2000], a[:2000], b[:2000] = 1, 0.25, -0.5
+    y[:alike], a[:alike], b[:alike] = 1, 0.25, -0.5
     plan = _plans.paired_stream_plan(
         y, a, b, pos_label=None, sample_weight=None, clusters=None, keyed=True
     )
-    expected = np.empty(10), np.empty(10)
-    found = np.empty(10), np.empty(10)
+    expected = np.empty(21), np.empty(21)
+    found = np.empty(21), np.empty(21)
     draw = resample.Draw(resample.POISSON, np.uint64(79), 0)
     arguments = (plan.a, plan.b, plan.a_position_of_b, plan.clusters, RocAuc(), draw)
     streaming.paired_bootstrap_ranking(*arguments, *expected, ONE_WORKER)
-    paired.paired_bootstrap_lanes(*arguments, *found, ONE_WORKER)
-    _, counts = streaming.traced_replicate(plan.a, plan.clusters, RocAuc(), draw)
-    assert counts.max() > 255
+    paired.paired_bootstrap_lanes(*arguments, *found, workers)
+    saturated = [
+        streaming.traced_replicate(
+            plan.a, plan.clusters, RocAuc(), draw._replace(first_replicate=r)
+        )[1].max()
+        >= 255
+        for r in range(21)
+    ]
+    assert all(saturated) if alike == 2000 else 3 <= sum(saturated) <= 18
     np.testing.assert_array_equal(found[0], expected[0])
     np.testing.assert_array_equal(found[1], expected[1])
 

@@ -38,13 +38,13 @@ from assay._kernels.streaming import (
     _buffers,
     _class_counts,
     _Classes,
-    _replicate,
     _small,
     _start,
     _sums,
     draw_clusters,
     finish_counts,
     fold_counts,
+    paired_bootstrap_ranking,
 )
 
 _ONE = np.uint64(1)
@@ -270,10 +270,11 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
 
 
 @jit
-def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                  n_negative, block_positives, worker, n_workers):  # fmt: skip
+def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, saturated_b,
+                  n_positive, n_negative, block_positives, worker, n_workers):  # fmt: skip
     """Batches ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_lanes`: one
-    thread's share (all of them for worker 0 of 1)."""
+    thread's share (all of them for worker 0 of 1).  A replicate whose counts did not fit
+    in bytes gets no value of B here: ``saturated_b[r]`` is set instead."""
     n = a.is_positive.shape[0]
     count = out_a.shape[0]
     n_batches = (count + LANES - 1) // LANES
@@ -289,7 +290,6 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, 
     context, empty_state = _start(options, not b.weighted, small, sums_a)
     states_b = [empty_state for _ in range(LANES)]
     saturated = np.zeros(LANES, dtype=np.bool_)
-    full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
     for batch in range(worker, n_batches, n_workers):
         first = batch * LANES
         width = min(LANES, count - first)
@@ -315,22 +315,11 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, 
                 states_b[lane] = fold_counts(b, b.weighted, start, block[:size], options, context,
                                              states_b[lane], sums_b[lane])  # fmt: skip
         for lane in range(width):
-            r = first + lane
-            if not saturated[lane]:
-                out_b[r] = finish_counts(options, context, states_b[lane], sums_b[lane])
-                continue
-            if full.shape[0] == 0:
-                full = np.zeros(n, dtype=np.int64)
-            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-            _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full)
-            context, scan_state = _start(options, not b.weighted, small, sums_b[0])
-            for start in range(0, n, _BLOCK):
-                size = min(_BLOCK, n - start)
-                for offset in range(size):
-                    block[offset] = full[a_position_of_b[start + offset]]
-                scan_state = fold_counts(b, b.weighted, start, block[:size], options, context,
-                                         scan_state, sums_b[0])  # fmt: skip
-            out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
+            if saturated[lane]:
+                saturated_b[first + lane] = True
+            else:
+                out_b[first + lane] = finish_counts(options, context, states_b[lane],
+                                                    sums_b[lane])  # fmt: skip
 
 
 def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
@@ -344,11 +333,25 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     eight consecutive replicates: A's replicates are streamed one by one, their counts
     stored as bytes side by side per row; B folds the batch in its own order, reading
     each row's eight counts as one 64-bit word.  A replicate with a count of 255 or more
-    (never for n < 255 rows) is redone with int64 counts.  ``n_workers`` threads share
+    (never for n < 255 rows, and for more rows about as likely as drawing one row 255
+    times; with Poisson draws, whenever hundreds of rows are alike) is redone after the
+    batches with int64 counts (:func:`~assay._kernels.streaming.paired_bootstrap_ranking`
+    of each run of such replicates, compiled only then).  ``n_workers`` threads share
     the batches, each running the serial kernel on its share
     (:func:`~assay._kernels._jit.run_workers`), with the same values on any number.
     """
     n_positive, n_negative, block_positives = _class_counts(a)
-    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                 n_negative, block_positives)  # fmt: skip
+    saturated_b = np.zeros(out_b.shape[0], dtype=np.bool_)
+    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, saturated_b,
+                 n_positive, n_negative, block_positives)  # fmt: skip
     run_workers(_lane_batches, arguments, n_workers)
+    redone = np.flatnonzero(saturated_b)
+    # each run of consecutive saturated replicates at once, on all the workers
+    for run in np.split(redone, np.flatnonzero(np.diff(redone) > 1) + 1) if redone.size else ():
+        first, count = int(run[0]), run.shape[0]
+        values_a = np.empty(count, dtype=np.float64)
+        values_b = np.empty(count, dtype=np.float64)
+        these = draw._replace(first_replicate=int(draw.first_replicate + first))
+        paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, these, values_a,
+                                 values_b, n_workers)  # fmt: skip
+        out_b[first : first + count] = values_b
