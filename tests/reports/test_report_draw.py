@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 
+import numba
 import numpy as np
 import pytest
 
@@ -171,6 +172,42 @@ def test_replicates_do_not_depend_on_threads_or_chunks(data) -> None:
     paired.paired_bootstrap_lanes(plan.a, plan.b, plan.a_position_of_b, plan.clusters,
                                   _options(), draw, out_a, out_b, 1)  # fmt: skip
     assert np.array_equal(serial.roc_auc_a, out_a) and np.array_equal(serial.roc_auc_b, out_b)
+
+
+def test_a_replicate_past_a_byte_is_redone_with_the_same_values(data, monkeypatch) -> None:
+    """Counts of 255 or more (never drawn by a multinomial over rows in practice) are
+    forced by lanes that keep counts up to 2 only (kernels compiled afresh with that
+    limit): nearly every replicate is then redone from its int64 counts, and every value
+    (both ROC AUCs, both models' curves, the joint cells) must be the one of the bytes."""
+    codes = joint_codes(data["y"].astype(np.int8), [(data["a"] > 0).astype(np.int8)])
+    plan = paired_stream_plan(data["y"], data["a"], data["b"], pos_label=None,
+                              sample_weight=None, clusters=None, row_codes=codes)  # fmt: skip
+    n, grids = 11, CURVE_GRIDS
+
+    def run() -> report_draws.Outs:
+        out = report_draws.Outs(
+            np.empty(n), np.empty(n),
+            np.empty((n, grids.roc.shape[0])), np.empty((n, grids.precision_recall.shape[0])),
+            np.empty((n, grids.roc.shape[0])), np.empty((n, grids.precision_recall.shape[0])),
+            np.empty((n, 4), dtype=np.int64),
+        )  # fmt: skip
+        report_draws.report_replicates(
+            plan.a, plan.b, plan.a_position_of_b, plan.clusters, plan.codes_a, _options(),
+            resample.Draw(resample.MULTINOMIAL, np.uint64(SEED), 0), grids, out, 1,
+        )  # fmt: skip
+        return out
+
+    in_bytes = run()
+    monkeypatch.setattr(report_draws, "_SATURATED", 2)
+    # fresh, uncached kernels read the lowered limit when they compile
+    monkeypatch.setattr(report_draws, "_lane_replicate",
+                        numba.njit(report_draws._lane_replicate.py_func))  # fmt: skip
+    monkeypatch.setattr(report_draws, "_batches", numba.njit(report_draws._batches.py_func))
+    redone = run()
+    drawn = replicate_counts(data["y"], data["a"], n, SEED)
+    assert (drawn.max(axis=1) >= 2).sum() >= n - 1  # (nearly) every replicate redone
+    for field, got, expected in zip(in_bytes._fields, redone, in_bytes, strict=True):
+        assert np.array_equal(got, expected, equal_nan=True), field
 
 
 def test_report_rows_pairs_and_bands_are_summaries_of_the_draw(

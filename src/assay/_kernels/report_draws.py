@@ -18,15 +18,16 @@ from its recorded sums, only if a tie group closing in it reaches the next grid 
 (the sums at the next block's start reach it); about one block per grid point instead of
 every row.  The curves are those of the whole fold, value for value.
 
-A replicate that draws no positive or no negative row has no curves (NaN).  A replicate
-with a count of 255 or more (never for fewer than 255 rows) is redone with int64 counts,
-as in the paired bootstrap.  The joint cells of the rows (the label and every model's
-prediction: the threshold metrics) are summed from the bytes while model A's curves read
-them, eight replicates at once: each row adds its word, split into two words of four
-16-bit counters, to its cell's counters, which are emptied into the cells every 256 rows
-(at most 255 a count, so no counter overflows); a redone replicate's cells are summed
-from its int64 counts.  Exact whatever the counts.  Every replicate ``r`` draws from
-``stream(seed, r)``: the values do not depend on the number of threads.
+A replicate that draws no positive or no negative row has no curves (NaN). A replicate with
+a count of 255 or more (never for fewer than 255 rows) is redone with int64 counts after
+the batches, by a kernel of its own compiled only then, as in the paired bootstrap. The
+joint cells of the rows (the label and every model's prediction: the threshold metrics) are
+summed from the bytes while model A's curves read them, eight replicates at once: each row
+adds its word, split into two words of four 16-bit counters, to its cell's counters, which
+are emptied into the cells every 256 rows (at most 255 a count, so no counter overflows); a
+redone replicate's cells are summed from its int64 counts. Exact whatever the counts. Every
+replicate ``r`` draws from ``stream(seed, r)``: the values do not depend on the number of
+threads.
 """
 
 from __future__ import annotations
@@ -219,9 +220,11 @@ def _curves_of_counts(atoms, counts, n_positive, n_negative, grids, running, roc
 
 
 @jit
-def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-             n_negative, block_positives, worker, n_workers):  # fmt: skip
-    """Batches ``worker, worker + n_workers, ...`` of :func:`report_replicates`."""
+def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, saturated_out,
+             n_positive, n_negative, block_positives, worker, n_workers):  # fmt: skip
+    """Batches ``worker, worker + n_workers, ...`` of :func:`report_replicates`.  A
+    replicate whose counts did not fit in bytes is flagged in ``saturated_out`` and left
+    to :func:`_redone` (its A's ROC AUC is already right)."""
     out_a = outs.roc_auc_a
     out_b = outs.roc_auc_b
     n = a.is_positive.shape[0]
@@ -251,7 +254,6 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
     starts_a = np.zeros((LANES, n_blocks + 1, 4), dtype=np.int64)
     starts_b = np.zeros((LANES, n_blocks + 1, 4), dtype=np.int64)
     in_order = np.empty(0, dtype=np.int64)  # A's words are in A's order
-    full = np.empty(0, dtype=np.int64)  # int64 counts, made for a saturated replicate
     counting = codes.shape[0] > 0
     n_cells = outs.cells.shape[1]
     even = np.zeros(n_cells, dtype=np.uint64)
@@ -326,29 +328,43 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
                                         running, block, outs.roc_b[r],
                                         outs.precision_b[r])  # fmt: skip
         for lane in range(width):
-            if not saturated[lane]:
-                continue
-            r = first + lane
-            if full.shape[0] == 0:
-                full = np.zeros(n, dtype=np.int64)
-            state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-            _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full)
-            if counting:  # the bytes were not the counts
-                _cells_of_counts(full, codes, outs.cells[r])
-            positives = drawn_positive[lane]
-            negatives = n_positive + n_negative - positives
-            _curves_of_counts(a, full, positives, negatives, grids, running,
-                              outs.roc_a[r], outs.precision_a[r])  # fmt: skip
-            if not has_b:
-                continue
-            in_b = np.empty(n, dtype=np.int64)
-            for k in range(n):
-                in_b[k] = full[a_position_of_b[k]]
-            context, scan_state = _start(options, True, small, sums_b[0])
-            scan_state = fold_counts(b, False, 0, in_b, options, context, scan_state, sums_b[0])
-            out_b[r] = finish_counts(options, context, scan_state, sums_b[0])
-            _curves_of_counts(b, in_b, positives, negatives, grids, running,
-                              outs.roc_b[r], outs.precision_b[r])  # fmt: skip
+            if saturated[lane]:
+                saturated_out[first + lane] = True
+
+
+@jit
+def _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+            n_negative, block_positives, r):  # fmt: skip
+    """Replicate ``r`` of :func:`_batches` from its int64 counts (a count did not fit in
+    a byte): its joint cells, both models' curves and model B's ROC AUC."""
+    n = a.is_positive.shape[0]
+    small = _small(draw.scheme, False, n_positive + n_negative)
+    classes = _Classes(n_positive, n_negative, block_positives)
+    sums_a = _sums(0)
+    sums_b = _sums(0)
+    running = np.zeros(_N_SLOTS, dtype=np.int64)
+    full = np.zeros(n, dtype=np.int64)
+    state = stream(draw.seed, np.uint64(draw.first_replicate + r))
+    _replicate(a, clusters, options, draw.scheme, classes, state, _buffers(0), sums_a, full)
+    if codes.shape[0] > 0:  # the bytes were not the counts
+        _cells_of_counts(full, codes, outs.cells[r])
+    positives = np.int64(0)
+    for k in range(n):
+        if a.is_positive[k]:
+            positives += full[k]
+    negatives = n_positive + n_negative - positives
+    _curves_of_counts(a, full, positives, negatives, grids, running, outs.roc_a[r],
+                      outs.precision_a[r])  # fmt: skip
+    if a_position_of_b.shape[0] == 0:
+        return
+    in_b = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        in_b[k] = full[a_position_of_b[k]]
+    context, scan_state = _start(options, True, small, sums_b)
+    scan_state = fold_counts(b, False, 0, in_b, options, context, scan_state, sums_b)
+    outs.roc_auc_b[r] = finish_counts(options, context, scan_state, sums_b)
+    _curves_of_counts(b, in_b, positives, negatives, grids, running, outs.roc_b[r],
+                      outs.precision_b[r])  # fmt: skip
 
 
 def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
@@ -369,6 +385,10 @@ def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, gri
     number.
     """
     n_positive, n_negative, block_positives = _class_counts(a)
-    arguments = (a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-                 n_negative, block_positives)  # fmt: skip
+    saturated = np.zeros(outs.roc_auc_a.shape[0], dtype=np.bool_)
+    arguments = (a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, saturated,
+                 n_positive, n_negative, block_positives)  # fmt: skip
     run_workers(_batches, arguments, n_workers)
+    for r in np.flatnonzero(saturated):  # compiled only for a draw that needs it
+        _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
+                n_negative, block_positives, int(r))  # fmt: skip
