@@ -448,14 +448,8 @@ def paired_stream_plan(
         cluster_of_atom = np.unique(clusters[rows_a], return_inverse=True)[1].astype(np.int64)
         n_clusters = int(cluster_of_atom.max()) + 1 if cluster_of_atom.size else 0
     del rows_a  # B's sort below needs the memory more
-    if kept is None:  # every row: A's positions gathered in B's order
-        b_is_positive, b_continues, a_position_of_b = _rows_of_b(scores_b, a_is_positive, position)
-        b_value = _EMPTY_FLOAT
-    else:
-        rows_b, b_is_positive, b_continues, b_value = _merged_rows(
-            scores_b, positive, weights, kept
-        )
-        a_position_of_b = np.ascontiguousarray(position[rows_b])
+    rows_b, b_is_positive, b_continues, b_value = _merged_rows(scores_b, positive, weights, kept)
+    a_position_of_b = np.ascontiguousarray(position[rows_b])
     weighted = weights is not None
     return PairedStreamPlan(
         streaming.RowAtoms(a_is_positive, a_continues, a_value, False, weighted, key, repeats),
@@ -468,16 +462,3 @@ def paired_stream_plan(
         else streaming.Clusters(cluster_of_atom, n_clusters),
         codes_a,
     )
-
-
-def _rows_of_b(
-    scores_b: np.ndarray, a_is_positive: np.ndarray, position: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every row in B's decreasing score order: class flags, tie flags and positions in
-    A's order (``position``: each row's, in input order; gathered into B's order)."""
-    order = descending_order(np.ascontiguousarray(scores_b))
-    ordered = scores_b[order]
-    continues = np.zeros(order.shape[0], dtype=bool)
-    continues[:-1] = ordered[1:] == ordered[:-1]
-    position = np.ascontiguousarray(position[order])
-    return np.ascontiguousarray(a_is_positive[position]), continues, position
