@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -32,6 +34,21 @@ settings.load_profile(os.environ.get("ASSAY_HYPOTHESIS_PROFILE", "default"))
 # these warnings in that mode (a mark takes precedence over the ini filters), also when
 # a caller re-raises them with a prefix (the report names the model: "model 'a': ...").
 _JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+@pytest.fixture(autouse=True)
+def _compiled_float_semantics() -> Iterator[None]:
+    """With the JIT off, NumPy's scalar arithmetic as the compiled kernels do it: no
+    warning for wrapping integers or for a float division by zero (compiled with
+    ``error_model="numpy"`` they give the IEEE result silently), so that a test recording
+    warnings sees only assay's own.  A no-op when the kernels are compiled.  (NumPy's
+    error state is per thread: the worker threads of a resampling call are covered by the
+    filter below.)"""
+    if not _JIT_DISABLED:
+        yield
+        return
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

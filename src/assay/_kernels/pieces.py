@@ -51,6 +51,7 @@ from assay._kernels.scans import (
 EXACT_LIMIT = 2.0**61
 # below this, float64 sums of integers bounded by 2 P N are exact too (the 53-bit significand)
 FLOAT_EXACT_LIMIT = 2.0**53
+_ONE = np.uint64(1)
 
 
 @jit_inline
@@ -246,8 +247,10 @@ def curve_pieces(scores, positive, negative, cuts, mode):
 def _group_backward(a, b, wa, wb, use_weights, i, j):
     """The tie group ending just before positions ``i``, ``j`` (walking down the scores;
     read at unsigned positions: Numba tests a signed index for being negative)."""
-    u = np.uint64(i - 1)  # wraps when i == 0, read only when i > 0
-    v = np.uint64(j - 1)
+    # wraps when i == 0, read only when i > 0 (unsigned on both sides: without the JIT
+    # too, where ``np.uint64(i - 1)`` of a Python -1 would raise)
+    u = np.uint64(i) - _ONE
+    v = np.uint64(j) - _ONE
     value = a[u] if i > 0 and (j <= 0 or a[u] >= b[v]) else b[v]
     p = 0.0
     while i > 0 and a[np.uint64(i - 1)] == value:
