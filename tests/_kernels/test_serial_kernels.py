@@ -11,6 +11,7 @@ values on one thread must equal those on any number of threads.
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -230,3 +231,17 @@ def test_run_workers_gives_every_worker_its_share_and_raises_a_workers_error():
     with pytest.raises(ZeroDivisionError, match="worker 1 of 2"):
         _jit.run_workers(failing, (), 2)
     assert threading.active_count() == before  # its helper thread has ended
+
+
+def test_run_workers_applies_the_callers_numpy_error_state_on_every_thread():
+    # NumPy keeps np.errstate in a context variable; a helper thread of its own would
+    # start from the default state ("warn") and ignore the caller's choice
+    def divide(worker, workers):
+        if worker == 1:
+            np.float64(1.0) / np.float64(0.0)
+
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError, match="divide by zero"):
+        _jit.run_workers(divide, (), 2)
+    with np.errstate(divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _jit.run_workers(divide, (), 2)

@@ -20,7 +20,8 @@ SOURCE = str(Path(assay.__file__).parents[1])
 
 
 def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    environment = dict(os.environ, PYTHONPATH=SOURCE)
+    path = os.pathsep.join([SOURCE, *filter(None, [os.environ.get("PYTHONPATH")])])
+    environment = dict(os.environ, PYTHONPATH=path)
     return subprocess.run(
         [sys.executable, "-m", "assay.cli", "report", *arguments],
         capture_output=True, text=True, env=environment, timeout=600, check=False,

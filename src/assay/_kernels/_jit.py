@@ -47,6 +47,7 @@ other), or OpenMP on Linux (a forked child dies).
 
 from __future__ import annotations
 
+import contextvars
 import ctypes
 import functools
 import os
@@ -324,7 +325,9 @@ def run_workers(kernel: Callable[..., Any], arguments: tuple[Any, ...], workers:
     with ``workers == 1``, is all), no threading layer is started, and its threads have
     ended when this returns (nothing left running across a ``fork``).  Each replicate is
     computed by the same function from its own stream, so the values do not depend on
-    ``workers``.
+    ``workers``.  Each helper thread runs in a copy of the caller's context, so settings
+    kept in context variables, such as NumPy's ``np.errstate``, apply on every thread as
+    they do on the calling one.
     """
     errors: list[BaseException] = []
 
@@ -334,7 +337,10 @@ def run_workers(kernel: Callable[..., Any], arguments: tuple[Any, ...], workers:
         except BaseException as error:  # re-raised in the calling thread
             errors.append(error)
 
-    helpers = [threading.Thread(target=share, args=(worker,)) for worker in range(1, workers)]
+    helpers = [
+        threading.Thread(target=contextvars.copy_context().run, args=(share, worker))
+        for worker in range(1, workers)
+    ]
     for helper in helpers:
         helper.start()
     share(0)
