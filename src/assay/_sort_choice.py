@@ -104,9 +104,10 @@ def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
     return calibrated_choice(np.dtype(dtype).name)
 
 
-def sort_in_place(values: np.ndarray, method: str) -> None:
+def sort_in_place(values: np.ndarray, method: str, scratch: np.ndarray | None = None) -> None:
     """Sort float64, float32 or non-negative int64 ``values`` ascending in place with
-    ``method``.
+    ``method``; ``scratch``: the radix sort's second buffer, at least as many bytes as
+    ``values`` (see :func:`~assay._kernels.sorting.radix_sort_floats`; by default a new one).
 
     The radix sort orders int64 values by their bits as unsigned integers, which is
     their order only when none is negative: a negative value is an error (checked,
@@ -119,11 +120,11 @@ def sort_in_place(values: np.ndarray, method: str) -> None:
             # a non-negative int64 has the bits of a non-negative float64 (or of a NaN
             # pattern) whose order-preserving key keeps the integer's order: the float
             # radix sort orders it, exactly, with the kernel the scores' sort compiles
-            sorting.radix_sort_floats(values.view(np.float64))
+            sorting.radix_sort_floats(values.view(np.float64), scratch)
         else:
             values.sort()
     elif method == "radix":
-        sorting.radix_sort_floats(values)
+        sorting.radix_sort_floats(values, scratch)
     else:
         values.sort()
 

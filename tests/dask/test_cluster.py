@@ -10,6 +10,7 @@ The comparisons are those of ``test_ranking.py``, ``test_confusion.py`` and
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -138,3 +139,44 @@ def test_an_error_on_a_worker_names_the_partition(data, dask_client):
     with dask_client.as_current(), dask.config.set(scheduler=dask_client.get):
         with pytest.raises(ValueError, match=re.escape(message)):
             assay.dask.roc_auc_score(ddf["y"], ddf["score"])
+
+
+def _transferred_keys(dask_worker: Any) -> list[str]:
+    """The keys this worker fetched from others since the last call (its log emptied)."""
+    keys = [task_name(key) for entry in dask_worker.transfer_incoming_log
+            for key in entry.get("keys", {})]  # fmt: skip
+    dask_worker.transfer_incoming_log.clear()
+    return keys
+
+
+def test_calls_computed_at_once_move_each_piece_once(data, dask_client):
+    """Computed at once on a client (``compute=True``), a ranking job cuts the partitions
+    first and bundles their pieces on the worker that holds them: what moves is each
+    bucket's pieces, never a whole cut partition; the values are one machine's."""
+    frame, ddf = data
+    y, score = frame["y"].to_numpy(), frame["score"].to_numpy()
+    dask_client.run(_transferred_keys)
+    with dask_client.as_current():
+        got = [
+            assay.dask.roc_auc_score(ddf["y"], ddf["score"]),
+            assay.dask.average_precision_score(ddf["y"], ddf["score"]),
+            assay.dask.roc_curve(ddf["y"], ddf["score"]),
+            assay.dask.auc_ci(ddf["y"], ddf["score"]),
+            assay.dask.bootstrap(
+                assay.roc_auc_score, ddf["y"], ddf["score"], n_resamples=20, rng=7
+            ),
+        ]
+    moved = [key for keys in dask_client.run(_transferred_keys).values() for key in keys]
+    assert "getitem" in moved, moved  # a bucket's pieces from a bundle: the pieces did move
+    assert not any(is_task_of(key, "cut_partition") for key in moved), moved
+    auc, ap, curve, interval, replicated = got
+    assert auc == assay.roc_auc_score(y, score)
+    assert ap == assay.average_precision_score(y, score)
+    for got_part, want_part in zip(curve, assay.roc_curve(y, score), strict=True):
+        assert np.array_equal(got_part, want_part)
+    want = assay.auc_ci(y, score)
+    assert interval.estimate == want.estimate
+    assert interval.standard_error == pytest.approx(want.standard_error, rel=1e-12)
+    expected = assay.bootstrap(assay.roc_auc_score, y, score, n_resamples=20, rng=7,
+                               resampling="poisson")  # fmt: skip
+    assert np.array_equal(replicated.bootstrap_distribution, expected.bootstrap_distribution)

@@ -12,6 +12,8 @@ kill points:
 
 * ``sort_partition``: the first input partition read, checked, split and summarised;
 * ``cut_partition``: the first split partition gathered into buckets at the splitters;
+* ``combine_pieces``: the first bundle of the pieces of partitions that lie on one
+  worker (a call computed at once, which computes the cut partitions first);
 * ``merge_bucket``: the first bucket merged from every partition's piece of it;
 * ``shuffle-transfer`` (DeLong's paired test, which moves rows): the first input
   partition handed to the shuffle (the shuffle is under way; Dask's peer-to-peer
@@ -105,10 +107,12 @@ def rows() -> tuple[pd.DataFrame, Any]:
 
 
 def _compute_with_a_kill(
-    cluster: Any, name: str, build: Callable[[], Any]
+    cluster: Any, name: str, build: Callable[[], Any], at_once: bool = False
 ) -> tuple[Any, tuple[str, int]]:
     """The lazy value ``build()`` computed on the cluster, the worker holding the first
     finished ``name`` task killed; the value and the killed ``(address, pid)``.
+    ``at_once``: ``build()`` computes the value itself (a call with ``compute=True``,
+    which computes its cut partitions first, then the rest).
 
     The graph is built with the cluster's client current, as a user's call with a
     client: Dask's shuffle is then its peer-to-peer shuffle (without a client, it is
@@ -123,10 +127,13 @@ def _compute_with_a_kill(
     local_cluster.scheduler.add_plugin(plugin, name="kill-on-first")
     try:
         with client.as_current():
-            lazy = build()
-            if "shuffle-transfer" in graph_names(lazy):
-                assert_peer_to_peer(lazy)
-            (value,) = dask.compute(lazy, scheduler=client.get)
+            if at_once:
+                value = build()
+            else:
+                lazy = build()
+                if "shuffle-transfer" in graph_names(lazy):
+                    assert_peer_to_peer(lazy)
+                (value,) = dask.compute(lazy, scheduler=client.get)
     finally:
         local_cluster.scheduler.remove_plugin(name="kill-on-first")
     assert plugin.killed is not None, f"no {name} task finished"
@@ -147,6 +154,18 @@ def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
     frame, ddf = rows
     value, killed = _compute_with_a_kill(
         cluster, name, lambda: assay.dask.roc_auc_score(ddf["y"], ddf["score"], compute=False)
+    )
+    _assert_killed(cluster, killed)
+    assert value == assay.roc_auc_score(frame["y"].to_numpy(), frame["score"].to_numpy())
+
+
+@pytest.mark.parametrize("name", ["cut_partition", "combine_pieces", "merge_bucket"])
+def test_roc_auc_computed_at_once_survives_a_killed_worker(cluster, rows, name):
+    # killed while the cut partitions are computed, or after, when the bundles are made
+    # on the workers that held them and the buckets merged
+    frame, ddf = rows
+    value, killed = _compute_with_a_kill(
+        cluster, name, lambda: assay.dask.roc_auc_score(ddf["y"], ddf["score"]), at_once=True
     )
     _assert_killed(cluster, killed)
     assert value == assay.roc_auc_score(frame["y"].to_numpy(), frame["score"].to_numpy())

@@ -602,3 +602,28 @@ def test_each_input_partition_is_read_once_a_call(synchronous):
         computed.clear()
         call()
         assert computed == {0: 1, 1: 1, 2: 1, 3: 1}
+
+
+@pytest.mark.parametrize("sort", ["radix", "numpy"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeypatch, sort, dtype):
+    """Distinct scores (rows, not cells) in buckets sorted by the radix sort, whose second
+    buffer is the thread's scratch, reused from bucket to bucket, or by np.sort; both
+    classes of a bucket joined into one array; weighted too."""
+    monkeypatch.setenv("ASSAY_SORT", sort)  # read at every sort
+    rng = np.random.default_rng(20261128)
+    n = 60_000
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {"y": y, "score": (rng.normal(size=n) + y).astype(dtype), "w": rng.random(n)}
+    )
+    ddf = partitioned(frame, (20_000, 5_000, 0, 35_000))
+    score = frame["score"].to_numpy()
+    for name in ("roc_auc_score", "average_precision_score"):
+        assert getattr(assay.dask, name)(ddf["y"], ddf["score"]) == getattr(assay, name)(y, score)
+        got = getattr(assay.dask, name)(ddf["y"], ddf["score"], sample_weight=ddf["w"])
+        want = getattr(assay, name)(y, score, sample_weight=frame["w"].to_numpy())
+        np.testing.assert_allclose(got, want, rtol=FRACTIONAL_WEIGHTS_RTOL, atol=0)
+    for got, want in zip(assay.dask.roc_curve(ddf["y"], ddf["score"]), assay.roc_curve(y, score),
+                         strict=True):  # fmt: skip
+        assert np.array_equal(got, want)

@@ -261,7 +261,7 @@ def bootstrap(
             for frame, atoms in zip(frames_of(job), job.atoms, strict=True)
         ]
     else:
-        job = ranking_job(y_true, y_score, None, pos_label, call.multiclass_hint)
+        job = ranking_job(y_true, y_score, None, pos_label, call.multiclass_hint, compute)
         cells = [delayed(replicates.single_cells, pure=True)(a) for a in job.atoms]
     estimate = scan_graph(job, options, call.needs, call.message)
     distribution = replicates.replicates_graph(job, cells, options, seed, n_resamples, weighted)

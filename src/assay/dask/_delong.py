@@ -206,7 +206,7 @@ def auc_ci(
     confidence_level = check_confidence_level(confidence_level)
     check_option(method, "method", ("delong", "hanley_mcneil"))
     check_option(interval, "interval", ("logit", "normal"))
-    job = ranking_job(y_true, y_score, sample_weight, pos_label)
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, located=compute)
     auc = _area(job)
     spreads = [
         delayed(placements.bucket_squares, pure=True)(a, job.prefix, auc) for a in job.atoms

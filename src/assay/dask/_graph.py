@@ -109,16 +109,26 @@ def _prefix_of(held: list[Delayed], plan: Delayed) -> Delayed:
 
 
 def ranking_job(
-    y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, multiclass_hint: str = ""
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    pos_label: Any,
+    multiclass_hint: str = "",
+    located: bool = False,
 ) -> RankingJob:
     """Check, split and summarise every partition where it lies (one read), gather its
     rows by bucket of the plan's splitters, bundle the pieces of each group of
     partitions, and merge (join and sort) each bucket's pieces from all groups; all
-    lazy.
+    lazy, unless ``located``.
 
     What moves is each class's scores (a heavy score, or few distinct ones, as cells),
     never rows through a shuffle; the pieces are bundled in groups because every piece
-    sent is a task of the graph.
+    sent is a task of the graph.  A group is made of consecutive partitions, wherever
+    they lie, and its bundling task gathers them first: about half of the scores move
+    twice on two workers.  With ``located`` (a caller that computes the result at once)
+    on a ``distributed`` client, the cut partitions are computed first and each group
+    is made of partitions that lie on one worker, where it is bundled
+    (:func:`_located_groups`): each piece moves once, to its bucket.
     """
     sorted_parts, n = partition_tasks(
         sorted_partitions.sort_partition,
@@ -137,11 +147,15 @@ def ranking_job(
         delayed(sorted_partitions.cut_partition, pure=True)(part, plan, n_buckets)
         for part in sorted_parts
     ]
-    size = math.ceil(n / buckets.exchange_groups(n))
-    groups = [
-        delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*split[i : i + size])
-        for i in range(0, n, size)
-    ]
+    client = _computing_client() if located else None
+    if client is not None:
+        plan, groups = _located_groups(client, plan, split, n_buckets)
+    else:
+        size = math.ceil(n / buckets.exchange_groups(n))
+        groups = [
+            delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*split[i : i + size])
+            for i in range(0, n, size)
+        ]
     merged = [
         delayed(buckets.merge_bucket, pure=True)(k, *(group[k] for group in groups))
         for k in range(n_buckets)
@@ -149,6 +163,55 @@ def ranking_job(
     atoms = [delayed(buckets.atoms_of, pure=True)(m) for m in merged]
     row_counts = [group[n_buckets] for group in groups]
     return RankingJob(atoms, _prefix_of(merged, plan), plan, row_counts, merged=merged)
+
+
+def _computing_client() -> Any:
+    """The ``distributed`` client that ``dask.compute`` uses now, or None (another
+    scheduler is in effect, or none is running)."""
+    scheduler = dask.base.get_scheduler()
+    client = getattr(scheduler, "__self__", None)
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - the extra installs it
+        return None
+    return client if isinstance(client, Client) else None
+
+
+def _located_groups(
+    client: Any, plan: Delayed, split: list[Delayed], n_buckets: int
+) -> tuple[Any, list[Any]]:
+    """The plan and the cut partitions (:func:`~assay.dask._sorted_partitions.
+    cut_partition`) computed on ``client``, the cut partitions bundled where they lie:
+    those held by one worker form two groups (one if it holds a single partition), each
+    bundled by a task asked to run on that worker (another one if it has gone).
+    Returns the plan's future (the rest of the job uses it, and reads nothing again) and
+    the bundles.  The futures stay referenced by the job, so Dask recomputes them if a
+    worker is lost before the buckets are merged.  An error of a partition is raised
+    here, as it would be by the whole computation."""
+    from distributed import wait
+
+    plan_future, *futures = client.compute([plan, *split])
+    wait([plan_future, *futures])
+    for future in (plan_future, *futures):
+        if future.status == "error":
+            future.result()  # raises the partition's error
+    holders = client.who_has(futures)
+    by_worker: dict[str, list[Any]] = {}
+    for future in futures:
+        addresses = sorted(holders.get(future.key, ()))
+        by_worker.setdefault(addresses[0] if addresses else "", []).append(future)
+    groups = []
+    for address, held in by_worker.items():
+        half = math.ceil(len(held) / 2)
+        for members in (held[:half], held[half:]):
+            if not members:
+                continue
+            restriction = {"workers": [address], "allow_other_workers": True} if address else {}
+            with dask.annotate(**restriction):
+                groups.append(
+                    delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*members)
+                )
+    return plan_future, groups
 
 
 class ScanValue(NamedTuple):
