@@ -95,9 +95,9 @@ def test_forced_radix_sort_is_what_the_ranking_functions_run(
     calls: list[str] = []
     original = sorting.radix_sort_floats
 
-    def spy(values: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    def spy(values: np.ndarray) -> np.ndarray:
         calls.append(values.dtype.name)
-        return original(values, scratch)
+        return original(values)
 
     monkeypatch.setattr(sorting, "radix_sort_floats", spy)
     scores = np.array([0.1, 0.4, 0.35, 0.8], dtype=np.float32)
@@ -233,9 +233,9 @@ def test_the_calibration_warms_up_the_path_it_times(monkeypatch: pytest.MonkeyPa
     sizes: list[int] = []
     original = sorting.radix_sort_floats
 
-    def spy(values: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    def spy(values: np.ndarray) -> np.ndarray:
         sizes.append(values.shape[0])
-        return original(values, scratch)
+        return original(values)
 
     monkeypatch.setattr(sorting, "radix_sort_floats", spy)
     choice.calibrate("int64", sample_size=2 * sorting.MSD_THRESHOLD, repeats=1)

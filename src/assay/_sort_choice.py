@@ -104,10 +104,9 @@ def sort_method(dtype: np.dtype[Any], n_rows: int) -> str:
     return calibrated_choice(np.dtype(dtype).name)
 
 
-def sort_in_place(values: np.ndarray, method: str, scratch: np.ndarray | None = None) -> None:
+def sort_in_place(values: np.ndarray, method: str) -> None:
     """Sort float64, float32 or non-negative int64 ``values`` ascending in place with
-    ``method``; ``scratch``: the radix sort's second buffer, at least as many bytes as
-    ``values`` (see :func:`~assay._kernels.sorting.radix_sort_floats`; by default a new one).
+    ``method``.
 
     The radix sort orders int64 values by their bits as unsigned integers, which is
     their order only when none is negative: a negative value is an error (checked,
@@ -120,11 +119,11 @@ def sort_in_place(values: np.ndarray, method: str, scratch: np.ndarray | None = 
             # a non-negative int64 has the bits of a non-negative float64 (or of a NaN
             # pattern) whose order-preserving key keeps the integer's order: the float
             # radix sort orders it, exactly, with the kernel the scores' sort compiles
-            sorting.radix_sort_floats(values.view(np.float64), scratch)
+            sorting.radix_sort_floats(values.view(np.float64))
         else:
             values.sort()
     elif method == "radix":
-        sorting.radix_sort_floats(values, scratch)
+        sorting.radix_sort_floats(values)
     else:
         values.sort()
 

@@ -607,9 +607,9 @@ def test_each_input_partition_is_read_once_a_call(synchronous):
 @pytest.mark.parametrize("sort", ["radix", "numpy"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeypatch, sort, dtype):
-    """Distinct scores (rows, not cells) in buckets sorted by the radix sort, whose second
-    buffer is the thread's scratch, reused from bucket to bucket, or by np.sort; both
-    classes of a bucket joined into one array; weighted too."""
+    """Distinct scores (rows, not cells) in buckets sorted by the radix sort or by
+    np.sort (forced: these buckets are below the size where the calibrated choice
+    applies); weighted too."""
     monkeypatch.setenv("ASSAY_SORT", sort)  # read at every sort
     rng = np.random.default_rng(20261128)
     n = 60_000

@@ -130,7 +130,6 @@ def bucket_rows(
     splitters: np.ndarray,
     heavy: np.ndarray,
     n_buckets: int,
-    ids: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows split by class and gathered by bucket, negated (:func:`count_buckets`,
     :func:`gather_buckets`), in one pass to count and one to gather: the rows are not
@@ -144,12 +143,10 @@ def bucket_rows(
     float64, alike; empty without ``use_weights``), ``cells[2 * k]`` and
     ``cells[2 * k + 1]`` the summed weight of each class's rows on heavy splitter ``k``.
     The arrays are NumPy's (NumPy asks for huge pages on large arrays, see
-    :func:`~assay._kernels.ranking.split_buffers`).  ``ids``: int32, one per row, where
-    each row's bucket is kept between the two passes (by default a new array).
+    :func:`~assay._kernels.ranking.split_buffers`).
     """
     size = scores.dtype.itemsize
-    if ids is None:
-        ids = np.empty(scores.shape[0], dtype=np.int32)
+    ids = np.empty(scores.shape[0], dtype=np.int32)
     counts = np.zeros(2 * n_buckets, dtype=np.int64)
     cells = np.zeros(2 * n_buckets, dtype=np.float64)
     shift = _UNSIGNED[size](8 * size - CELL_BITS)

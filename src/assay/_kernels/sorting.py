@@ -446,21 +446,18 @@ def sort_float_bits(bits, sign, scratch):
 _SIGN_32 = np.uint32(0x80000000)
 
 
-def radix_sort_floats(values: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+def radix_sort_floats(values: np.ndarray) -> np.ndarray:
     """Sort float64 or float32 ``values`` ascending in place by :func:`sort_float_bits`.
 
     Returns ``values``; float32 values are sorted on 32-bit keys (half the passes and
-    half the bytes of float64).  ``scratch``, overwritten, is an array of at least as
-    many bytes as ``values`` (C-contiguous, aligned for its items); without it the
-    scratch array is a new one of NumPy's, not the kernel's: NumPy asks the kernel for
-    huge pages on large arrays, which a process whose allocator returns freed memory at
-    once (a Dask worker) then faults in 512 times less often.
+    half the bytes of float64).  The scratch array is NumPy's, not the kernel's: NumPy
+    asks the kernel for huge pages on large arrays, which a process whose allocator
+    returns freed memory at once (a Dask worker) then faults in 512 times less often.
     """
-    unsigned = np.uint32 if values.dtype == np.float32 else np.uint64
-    bits = values.view(unsigned)
-    if scratch is None:
-        work = np.empty_like(bits)
+    if values.dtype == np.float32:
+        bits = values.view(np.uint32)
+        sort_float_bits(bits, _SIGN_32, np.empty_like(bits))
     else:
-        work = scratch.reshape(-1).view(np.uint8)[: bits.nbytes].view(unsigned)
-    sort_float_bits(bits, _SIGN_32 if values.dtype == np.float32 else _SIGN, work)
+        bits = values.view(np.uint64)
+        sort_float_bits(bits, _SIGN, np.empty_like(bits))
     return values

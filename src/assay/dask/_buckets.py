@@ -73,7 +73,6 @@ from assay._kernels.scans import (
 from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_scores, binary_target
 from assay.dask._partitions import Plan, bucket_of, in_partition
-from assay.dask._scratch import scratch
 
 _EMPTY = np.empty(0, dtype=np.float64)
 
@@ -160,9 +159,7 @@ class Piece(NamedTuple):
 
 def join_pieces(pieces: Any) -> Piece | None:
     """The rows of several pieces of one bucket in one piece (new arrays, each class's
-    scores not sorted any more; None: no rows).  Both classes' scores are views of one
-    new array, as are their weights: one large block, of which the system maps most
-    in huge pages (see :func:`merge_bucket`)."""
+    scores not sorted any more; None: no rows)."""
     held = [p for p in pieces if _holds_rows(p)]
     if not held:
         return None
@@ -171,20 +168,16 @@ def join_pieces(pieces: Any) -> Piece | None:
                            *(p.negative_scores.dtype for p in held))  # fmt: skip
     if use_weights:
         dtype = np.dtype(np.float64)  # the weighted sort works on float64 keys
-    sizes = [sum(p.positive_scores.shape[0] for p in held),
-             sum(p.negative_scores.shape[0] for p in held)]  # fmt: skip
-    scores = np.empty(sizes[0] + sizes[1], dtype=dtype)
-    weights = np.empty(scores.shape[0] if use_weights else 0)
     sides = []
-    for side, start, size in (("positive", 0, sizes[0]), ("negative", sizes[0], sizes[1])):
-        side_scores = scores[start : start + size]
-        np.concatenate([getattr(p, f"{side}_scores") for p in held], out=side_scores)
-        side_weights = weights[start : start + size] if use_weights else _EMPTY
+    for side in ("positive", "negative"):
+        parts = [(getattr(p, f"{side}_scores"), getattr(p, f"{side}_weights"), p.use_weights)
+                 for p in held]  # fmt: skip
+        scores = np.concatenate([s for s, _, _ in parts]).astype(dtype, copy=False)
+        weights = _EMPTY
         if use_weights:
-            np.concatenate([getattr(p, f"{side}_weights") if p.use_weights
-                            else np.ones(getattr(p, f"{side}_scores").shape[0])
-                            for p in held], out=side_weights)  # fmt: skip
-        sides.append((side_scores, side_weights))
+            weights = np.concatenate([w if weighted else np.ones(s.shape[0])
+                                      for s, w, weighted in parts])  # fmt: skip
+        sides.append((scores, weights))
     (a, wa), (b, wb) = sides
     return Piece(a, b, wa, wb, use_weights)
 
@@ -216,12 +209,7 @@ def merge_bucket(bucket: int, *bundles: tuple[Piece, ...]) -> dict[int, Piece]:
     joined = join_pieces([piece for bundle in bundles for piece in bundle])
     if joined is None:
         return {}
-    largest = max(joined.positive_scores, joined.negative_scores, key=len)
-    if joined.use_weights or sort_method(largest.dtype, largest.shape[0]) != "radix":
-        _sort_classes(*joined)
-    else:
-        with scratch(largest.nbytes, np.uint8) as work:  # the radix sort's second buffer
-            _sort_classes(*joined, work)
+    _sort_classes(*joined)
     return {bucket: joined}
 
 
@@ -231,21 +219,15 @@ def atoms_of(merged: dict[int, Piece]) -> dict[int, Atoms]:
 
 
 def _sort_classes(
-    a: np.ndarray,
-    b: np.ndarray,
-    wa: np.ndarray,
-    wb: np.ndarray,
-    use_weights: bool,
-    work: np.ndarray | None = None,
+    a: np.ndarray, b: np.ndarray, wa: np.ndarray, wb: np.ndarray, use_weights: bool
 ) -> None:
     """Sort two classes' negated scores in place, as on one machine (the weights carried
-    along when ``use_weights``); ``work``: the radix sort's scratch, at least as many
-    bytes as the larger class (by default new arrays)."""
+    along when ``use_weights``)."""
     for scores, weights in ((a, wa), (b, wb)):
         if use_weights:
             sort_with_weights(scores, weights)
         else:
-            sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]), work)
+            sort_in_place(scores, sort_method(scores.dtype, scores.shape[0]))
 
 
 def _sorted_into_atoms(

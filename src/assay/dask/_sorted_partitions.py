@@ -41,7 +41,6 @@ from assay.dask._partitions import (
     in_partition,
     weight_plan,
 )
-from assay.dask._scratch import scratch
 from assay.metrics._sorted import SortedBinary, grouped_scaled
 
 _EMPTY = np.empty(0, dtype=np.float64)
@@ -211,11 +210,10 @@ def _cut_rows(rows: Rows, marked_positive: bool, scale: float, plan: Plan, n: in
     ``scale``; the rows on a heavy splitter summed into one cell per class."""
     splitters = plan.splitters
     heavy = plan.heavy if plan.heavy.shape == splitters.shape else np.zeros(splitters.shape, bool)
-    with scratch(rows.scores.shape[0], np.int32) as ids:
-        negated, gathered, starts, cells = bucket_rows(
-            rows.scores, rows.marked, marked_positive, rows.weights, rows.use_weights, scale,
-            splitters, heavy, n, ids,
-        )  # fmt: skip
+    negated, gathered, starts, cells = bucket_rows(
+        rows.scores, rows.marked, marked_positive, rows.weights, rows.use_weights, scale,
+        splitters, heavy, n,
+    )  # fmt: skip
     sides = _slices((negated, gathered), rows.use_weights, itertools.pairwise(starts.tolist()))
     result = []
     for k in range(n):
