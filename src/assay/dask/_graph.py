@@ -28,7 +28,9 @@ class RankingJob(NamedTuple):
 
     atoms: list[Delayed]
     prefix: Delayed
-    plan: Delayed
+    plan: Any
+    """The lazy plan, or its future when the cut partitions were computed first
+    (:func:`_located_groups`)."""
     row_counts: list[Delayed]
     """The number of rows of each partition that carry weight."""
     frames: list[Delayed] | None = None
