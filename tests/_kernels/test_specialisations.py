@@ -115,9 +115,11 @@ def _called(dispatcher, signatures=None) -> set:
 
 
 def _lines_of(kernel) -> set[tuple[str, int]]:
-    """(file, line) of every line of a kernel's body (after its ``def`` line)."""
-    source, first = inspect.getsourcelines(kernel.py_func)
-    filename = kernel.py_func.__code__.co_filename
+    """(file, line) of every line of a kernel's body (after its ``def`` line); a kernel is
+    a dispatcher or a plain function that an overload supplies (a draw's scheme)."""
+    function = getattr(kernel, "py_func", kernel)
+    source, first = inspect.getsourcelines(function)
+    filename = function.__code__.co_filename
     start = next(k for k, line in enumerate(source) if line.lstrip().startswith("def ")) + 1
     return {(filename, first + k) for k in range(start, len(source))}
 

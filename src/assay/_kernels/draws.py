@@ -163,56 +163,45 @@ def scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_state
     stratified draw; called from Python it is chosen by ``type(scheme)``.
     """
     draw = _SCHEME_DRAWS[type(scheme)]
-    return draw(atoms, classes, buffers, start, counts, replicate_state, state, left)
+    return draw(scheme, atoms, classes, buffers, start, counts, replicate_state, state, left)
 
 
 @overload(scheme_block, jit_options=OVERLOAD_OPTIONS)
 def _scheme_block(scheme, atoms, classes, buffers, start, counts, replicate_state, state, left):
-    # a branch on the scheme's value would compile every scheme into every replicate
-    def multinomial(scheme, atoms, classes, buffers, start, counts, replicate_state, state,
-                    left):  # fmt: skip
-        return _multinomial_block(atoms, classes, buffers, start, counts, replicate_state,
-                                  state, left)  # fmt: skip
-
-    def stratified(scheme, atoms, classes, buffers, start, counts, replicate_state, state,
-                   left):  # fmt: skip
-        return _stratified_block(atoms, classes, buffers, start, counts, replicate_state,
-                                 state, left)  # fmt: skip
-
-    def poisson(scheme, atoms, classes, buffers, start, counts, replicate_state, state, left):
-        return _poisson_block(atoms, classes, buffers, start, counts, replicate_state, state,
-                              left)  # fmt: skip
-
+    # a branch on the scheme's value would compile every scheme into every replicate; the
+    # draw itself is the supplied function (not a wrapper inlining it: the copy of a large
+    # inlined body costs Numba more than the body's own typing)
     return {
-        numba.typeof(MULTINOMIAL): multinomial,
-        numba.typeof(STRATIFIED): stratified,
-        numba.typeof(POISSON): poisson,
+        numba.typeof(MULTINOMIAL): _multinomial_block,
+        numba.typeof(STRATIFIED): _stratified_block,
+        numba.typeof(POISSON): _poisson_block,
     }[scheme]
 
 
-@jit_inline
-def _multinomial_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
+def _multinomial_block(scheme, atoms, classes, buffers, start, counts, replicate_state, state,
+                       left):  # fmt: skip
     """Multinomial counts: a conditional binomial per tie cell of several rows, else the
-    block's total as a conditional binomial, spread by uniform indices into the block."""
+    block's total as a conditional binomial, spread by uniform indices into the block.
+
+    The draws of the schemes are plain functions: :func:`_scheme_block` supplies them to
+    the kernel that compiles them, and :func:`scheme_block` calls them from Python."""
     draws, remaining, stratified = left
     size = counts.shape[0]
-    if atoms.cells:
-        for offset in range(size):
-            cell = np.int64(atoms.value[start + offset])
-            count, state = _take(draws, cell, remaining, state)
+    cells = atoms.cells
+    for offset in range(size if cells else 1):  # one site of the conditional binomial
+        units = np.int64(atoms.value[start + offset]) if cells else size
+        count, state = _take(draws, units, remaining, state)
+        draws -= count
+        remaining -= units
+        if cells:
             counts[offset] = count
-            draws -= count
-            remaining -= cell
-    else:
-        block_total, state = _take(draws, size, remaining, state)
-        state = _draw_uniform(counts, size, block_total, state)
-        draws -= block_total
-        remaining -= size
+        else:
+            state = _draw_uniform(counts, size, count, state)
     return state, (draws, remaining, stratified)
 
 
-@jit_inline
-def _stratified_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
+def _stratified_block(scheme, atoms, classes, buffers, start, counts, replicate_state, state,
+                      left):  # fmt: skip
     """Stratified counts: the multinomial draw within each class (class sizes kept)."""
     draws, remaining, stratified = left
     if not atoms.cells:
@@ -238,8 +227,7 @@ def _stratified_block(atoms, classes, buffers, start, counts, replicate_state, s
     return state, (draws, remaining, stratified)
 
 
-@jit_inline
-def _poisson_block(atoms, classes, buffers, start, counts, replicate_state, state, left):
+def _poisson_block(scheme, atoms, classes, buffers, start, counts, replicate_state, state, left):
     """Poisson counts, each from its cell's keyed stream (the sequential stream unused)."""
     _poisson_counts(atoms, start, counts, replicate_state)
     return state, left
