@@ -627,3 +627,28 @@ def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeyp
     for got, want in zip(assay.dask.roc_curve(ddf["y"], ddf["score"]), assay.roc_curve(y, score),
                          strict=True):  # fmt: skip
         assert np.array_equal(got, want)
+
+
+def test_the_metrics_buckets_hold_four_partitions_the_bootstraps_two():
+    # every bucket is merged by one task: the metrics and curves, which only scan their
+    # buckets, take one per 4 partitions; the unweighted bootstrap, whose draws hold about
+    # 90 bytes a tie group, one per 2 (no client: 2 workers are assumed, at least 4 buckets)
+    rng = np.random.default_rng(3)
+    y = (rng.random(3200) < 0.3).astype(np.int64)
+    frame = dd.from_pandas(
+        pd.DataFrame({"y": y, "s": rng.standard_normal(3200) + y}), npartitions=32
+    )
+    lazy = {
+        "roc_auc_score": assay.dask.roc_auc_score(frame["y"], frame["s"], compute=False),
+        "roc_curve": assay.dask.roc_curve(frame["y"], frame["s"], compute=False),
+        "bootstrap": assay.dask.bootstrap(
+            assay.roc_auc_score, frame["y"], frame["s"], n_resamples=5, rng=0, compute=False
+        ),
+    }
+    merges = {
+        name: sum(1 for key in value.__dask_graph__() if "merge_bucket" in str(key))
+        for name, value in lazy.items()
+    }
+    assert merges == {"roc_auc_score": 8, "roc_curve": 8, "bootstrap": 16}
+    with dask.config.set(scheduler="synchronous"):
+        assert lazy["roc_auc_score"].compute() == assay.roc_auc_score(y, frame["s"].compute())

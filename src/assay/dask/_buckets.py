@@ -113,18 +113,30 @@ def exchange_groups(n_partitions: int) -> int:
     return max(1, min(n_partitions, 2 * _current_workers()))
 
 
-def exchange_size(n_partitions: int) -> int:
+SCAN_PARTITIONS_PER_BUCKET = 4
+"""Partitions per bucket of a job whose buckets are only merged and scanned: a merging
+task holds its bucket's scores about three times (the pieces, their join, the sort's
+scratch)."""
+ATOMS_PARTITIONS_PER_BUCKET = 2
+"""Partitions per bucket of a job that builds each bucket's tie groups as arrays (the
+unweighted bootstrap, whose draws take about 90 bytes a tie group, and the DeLong
+interval's placements)."""
+
+
+def exchange_size(
+    n_partitions: int, partitions_per_bucket: int = ATOMS_PARTITIONS_PER_BUCKET
+) -> int:
     """The number of buckets (each merged by one task) for ``n_partitions`` input
     partitions.
 
-    Every partition sends one piece to every bucket, and each piece is a task of the
-    graph (a few milliseconds of a worker's time), so buckets are few: two per worker
-    of the current client (4 without one), but at least one per 2 partitions, so that
-    a bucket holds about the rows of 2 partitions (what a task holds, and a bootstrap's
-    draws for its cells, grow with a bucket, and the partitions are sized by the user
-    to what a worker holds); never more than the partitions or :data:`MAX_BUCKETS`.
+    Every group of partitions sends one piece to every bucket, and every piece and every
+    bucket is a task of the graph (a few milliseconds of a worker's time), so buckets are
+    few: two per worker of the current client (4 without one), but at least one per
+    ``partitions_per_bucket`` partitions, so that a bucket holds about their rows (what
+    a task holds grows with a bucket, and the partitions are sized by the user to what a
+    worker holds); never more than the partitions or :data:`MAX_BUCKETS`.
     """
-    wanted = max(2 * _current_workers(), math.ceil(n_partitions / 2))
+    wanted = max(2 * _current_workers(), math.ceil(n_partitions / partitions_per_bucket))
     return max(2, min(n_partitions, wanted, MAX_BUCKETS))
 
 

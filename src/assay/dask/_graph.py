@@ -117,6 +117,7 @@ def ranking_job(
     pos_label: Any,
     multiclass_hint: str = "",
     located: bool = False,
+    scans_only: bool = False,
 ) -> RankingJob:
     """Check, split and summarise every partition where it lies (one read), gather its
     rows by bucket of the plan's splitters, bundle the pieces of each group of
@@ -130,7 +131,9 @@ def ranking_job(
     twice on two workers.  With ``located`` (a caller that computes the result at once)
     on a ``distributed`` client, the cut partitions are computed first and each group
     is made of partitions that lie on one worker, where it is bundled
-    (:func:`_located_groups`): each piece moves once, to its bucket.
+    (:func:`_located_groups`): each piece moves once, to its bucket.  ``scans_only``: the
+    caller only scans the merged buckets (never reads ``atoms``), whose buckets may be
+    larger (:data:`~assay.dask._buckets.SCAN_PARTITIONS_PER_BUCKET`).
     """
     sorted_parts, n = partition_tasks(
         sorted_partitions.sort_partition,
@@ -139,7 +142,10 @@ def ranking_job(
         multiclass_hint,
     )
     use_weights = sample_weight is not None
-    n_buckets = buckets.exchange_size(n)
+    per_bucket = (
+        buckets.SCAN_PARTITIONS_PER_BUCKET if scans_only else buckets.ATOMS_PARTITIONS_PER_BUCKET
+    )
+    n_buckets = buckets.exchange_size(n, per_bucket)
     plan = delayed(make_plan, pure=True)(
         [part[0] for part in sorted_parts], pos_label, multiclass_hint, use_weights, n_buckets
     )

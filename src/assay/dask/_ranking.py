@@ -73,7 +73,9 @@ def _scan_metric(
 ) -> Any:  # fmt: skip
     """The body of every ranking metric: one job, one scan, delivered."""
     call = SCAN_CALLS[name]
-    job = ranking_job(y_true, y_score, sample_weight, pos_label, call.multiclass_hint, compute)
+    job = ranking_job(
+        y_true, y_score, sample_weight, pos_label, call.multiclass_hint, compute, scans_only=True
+    )
     return deliver(scan_graph(job, options, call.needs, call.message), compute, stacklevel=4)
 
 
@@ -286,7 +288,7 @@ def _deliver_curve(
     bucket's points, joined once.  Computed now, the buckets' points come to the caller
     and are joined there (the curve travels once, not to a worker and on to the
     caller); lazily, one task joins them."""
-    job = ranking_job(y_true, y_score, sample_weight, pos_label, located=compute)
+    job = ranking_job(y_true, y_score, sample_weight, pos_label, located=compute, scans_only=True)
     pieces = [
         delayed(buckets.bucket_curves, pure=True)(entries, job.prefix, mode)
         for entries in scanned(job)
