@@ -123,9 +123,7 @@ unweighted bootstrap, whose draws take about 90 bytes a tie group, and the DeLon
 interval's placements)."""
 
 
-def exchange_size(
-    n_partitions: int, partitions_per_bucket: int = ATOMS_PARTITIONS_PER_BUCKET
-) -> int:
+def exchange_size(n_partitions: int, partitions_per_bucket: int) -> int:
     """The number of buckets (each merged by one task) for ``n_partitions`` input
     partitions.
 
