@@ -101,3 +101,57 @@ def test_grouped_and_sorted_paths_agree(monkeypatch, weights_kind) -> None:
             for got, want in zip(np.atleast_1d(value), np.atleast_1d(sorted_path[key]),
                                  strict=True):  # fmt: skip
                 np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=key)
+
+
+def _attempts(monkeypatch) -> list[int]:
+    """Record the rows of every hashing attempt made through ``_sorted``."""
+    calls: list[int] = []
+    group_scores = kernels.group_scores
+
+    def recorded(scores, *args):
+        calls.append(scores.shape[0])
+        return group_scores(scores, *args)
+
+    monkeypatch.setattr(_sorted.kernels, "group_scores", recorded)
+    return calls
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_sample_of_continuous_scores_skips_the_hashing_attempt(monkeypatch, dtype) -> None:
+    calls = _attempts(monkeypatch)
+    rng = np.random.default_rng(3)
+    n = 8 * 65536  # the smallest size the sample is taken at
+    y = rng.integers(0, 2, n)
+    s = (rng.normal(size=n) + y).astype(dtype)
+    assert _sorted._many_distinct(s)
+    expected = assay.roc_auc_score(y, s)
+    assert calls == []
+    monkeypatch.setattr(_sorted, "_SAMPLE_MIN_REPEATS", 0)  # the sample never skips
+    assert not _sorted._many_distinct(s)
+    assert assay.roc_auc_score(y, s) == expected  # the attempt gives up: the same sort
+    assert calls == [n]
+    small = n - 1  # below the size of the sample's rule: the attempt is made
+    monkeypatch.setattr(_sorted, "_SAMPLE_MIN_REPEATS", 32)
+    _sorted.sort_binary(y[:small], s[:small])
+    assert calls == [n, small]
+
+
+@pytest.mark.parametrize("arrangement", ["shuffled", "sorted", "skewed"])
+def test_the_sample_never_skips_scores_that_can_be_grouped(monkeypatch, arrangement) -> None:
+    # 65536 distinct values, as many as are grouped, in any order: the sample sees
+    # repeats (about 125 of 4096 when they are equally frequent) and the rows are grouped
+    calls = _attempts(monkeypatch)
+    rng = np.random.default_rng(4)
+    n = 9 * 65536 + 11
+    values = np.arange(65536, dtype=np.float64) / 65536
+    s = {
+        "shuffled": values[rng.permutation(n) % 65536],
+        "sorted": np.repeat(values, n // 65536 + 1)[:n],
+        "skewed": values[(rng.zipf(1.2, n) - 1) % 65536],
+    }[arrangement]
+    y = rng.integers(0, 2, n)
+    assert not _sorted._many_distinct(s)
+    result = _sorted.sort_binary(y, s)
+    assert calls == [n]
+    assert result.grouped
+    assert result.positive_scores.shape[0] <= 65536
