@@ -257,3 +257,51 @@ def test_descending_order_of_probabilities_with_ties() -> None:
     values[rng.integers(0, n, 100)] = -0.0
     values[rng.integers(0, n, 100)] = 0.0
     np.testing.assert_array_equal(descending_order(values), np.argsort(-values, kind="stable"))
+
+
+# -- several arrays sorted into one (the buckets of assay.dask) --
+
+_piece_values = {
+    np.float64: finite_or_infinite,
+    np.float32: finite_or_infinite_32,
+}
+
+
+@given(st.sampled_from([np.float64, np.float32]), st.data())
+def test_radix_sort_joined_is_np_sort_of_the_joined_pieces(dtype, data) -> None:
+    elements = st.one_of(_piece_values[dtype], st.sampled_from([-0.0, 0.0, 1.5, -2.0]))
+    pieces = data.draw(
+        st.lists(hnp.arrays(dtype, st.integers(0, 60), elements=elements), min_size=1, max_size=8)
+    )
+    pieces = [piece for piece in pieces if piece.shape[0]] or [np.array([-0.0], dtype=dtype)]
+    copies = [piece.copy() for piece in pieces]
+    joined = sorting.radix_sort_joined(pieces)
+    assert joined.dtype == dtype
+    np.testing.assert_array_equal(joined, np.sort(np.concatenate(pieces)))
+    assert not np.signbit(joined[joined == 0.0]).any()
+    for piece, copy in zip(pieces, copies, strict=True):  # the pieces are left as they were
+        np.testing.assert_array_equal(piece.view(np.uint8), copy.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_radix_sort_joined_of_large_pieces_is_the_radix_sort(dtype) -> None:
+    # many buckets of the top digit, a few large ones (ties), signed zeros, infinities
+    rng = np.random.default_rng(20261128)
+    n = 1 << 17
+    values = (rng.standard_normal(n) * np.exp(rng.uniform(-30, 30, n))).astype(dtype)
+    values[rng.integers(0, n, 1000)] = -0.0
+    values[rng.integers(0, n, 1000)] = 0.0
+    values[rng.integers(0, n, 10)] = np.inf
+    values[rng.integers(0, n, 20000)] = values[:20000]
+    cuts = np.sort(rng.integers(0, n, 12))
+    pieces = [piece for piece in np.split(values, cuts) if piece.shape[0]]
+    joined = sorting.radix_sort_joined(pieces)
+    expected = sorting.radix_sort_floats(values.copy())
+    np.testing.assert_array_equal(joined.view(np.uint8), expected.view(np.uint8))
+
+
+def test_radix_sort_joined_of_one_value() -> None:
+    pieces = [np.full(3, -0.0, dtype=np.float32), np.zeros(2, dtype=np.float32)]
+    joined = sorting.radix_sort_joined(pieces)
+    assert joined.dtype == np.float32
+    np.testing.assert_array_equal(joined.view(np.uint32), np.zeros(5, dtype=np.uint32))

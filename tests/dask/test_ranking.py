@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import collections
 import itertools
+import os
 import re
 import warnings
+from unittest import mock
 
 import dask.array as da
 import dask.dataframe as dd
@@ -24,6 +26,7 @@ from hypothesis import strategies as st
 import assay
 import assay.dask
 import dask
+from assay.dask import _buckets
 from assay.dask._buckets import Piece, atoms_of, bucket_totals, combine_pieces, merge_bucket
 from assay.dask._partitions import (
     Plan,
@@ -248,9 +251,15 @@ def bucket_pieces(draw):
     return pieces
 
 
+@pytest.mark.parametrize("sort", ["numpy", "radix"])
 @settings(max_examples=150, deadline=None)
-@given(bucket_pieces())
-def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces):
+@given(pieces=bucket_pieces())
+def test_a_merged_bucket_holds_the_atoms_of_all_pieces(pieces, sort):
+    with mock.patch.dict(os.environ, {"ASSAY_SORT": sort}):
+        _check_merged_bucket(pieces)
+
+
+def _check_merged_bucket(pieces):
     columns: list[list[np.ndarray]] = [[], [], []]
     for piece in pieces:
         for negated, weights, is_positive in (
@@ -607,16 +616,24 @@ def test_each_input_partition_is_read_once_a_call(synchronous):
 @pytest.mark.parametrize("sort", ["radix", "numpy"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeypatch, sort, dtype):
-    """Distinct scores (rows, not cells) in buckets sorted by the radix sort or by
-    np.sort (forced: these buckets are below the size where the calibrated choice
-    applies); weighted too."""
+    """Distinct scores (rows, not cells; some tied, signed zeros) in buckets sorted by
+    the radix sort or by np.sort (forced: these buckets are below the size where the
+    calibrated choice applies); weighted too.  Unweighted, each class is radix sorted
+    straight from the bucket's pieces."""
     monkeypatch.setenv("ASSAY_SORT", sort)  # read at every sort
+    calls = []
+    radix_sort_joined = _buckets.radix_sort_joined
+    monkeypatch.setattr(
+        _buckets, "radix_sort_joined", lambda pieces: calls.append(1) or radix_sort_joined(pieces)
+    )
     rng = np.random.default_rng(20261128)
     n = 60_000
     y = rng.integers(0, 2, n)
-    frame = pd.DataFrame(
-        {"y": y, "score": (rng.normal(size=n) + y).astype(dtype), "w": rng.random(n)}
-    )
+    score = (rng.normal(size=n) + y).astype(dtype)
+    score[rng.integers(0, n, 2000)] = score[:2000]
+    score[rng.integers(0, n, 300)] = 0.0
+    score[rng.integers(0, n, 300)] = -0.0
+    frame = pd.DataFrame({"y": y, "score": score, "w": rng.random(n)})
     ddf = partitioned(frame, (20_000, 5_000, 0, 35_000))
     score = frame["score"].to_numpy()
     for name in ("roc_auc_score", "average_precision_score"):
@@ -627,6 +644,7 @@ def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeyp
     for got, want in zip(assay.dask.roc_curve(ddf["y"], ddf["score"]), assay.roc_curve(y, score),
                          strict=True):  # fmt: skip
         assert np.array_equal(got, want)
+    assert bool(calls) == (sort == "radix")
 
 
 def test_the_metrics_buckets_hold_four_partitions_the_bootstraps_two():

@@ -70,6 +70,7 @@ from assay._kernels.scans import (
     scan_combine,
     scan_finish,
 )
+from assay._kernels.sorting import radix_sort_joined
 from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_scores, binary_target
 from assay.dask._partitions import Plan, bucket_of, in_partition
@@ -213,14 +214,34 @@ def _holds_rows(piece: Piece) -> bool:
 def merge_bucket(bucket: int, *bundles: tuple[Piece, ...]) -> dict[int, Piece]:
     """One bucket's entries from the bundles of its pieces (:func:`combine_pieces`; none
     holding rows: no entry): each class's pieces joined and sorted as on one machine (a
-    new :class:`Piece`, each class ascending again).  Its tie groups are visited by a
-    merge of the two classes when it is folded; :func:`atoms_of` builds them for the
-    jobs that need them as arrays."""
-    joined = join_pieces([piece for bundle in bundles for piece in bundle])
-    if joined is None:
+    new :class:`Piece`, each class ascending again; unweighted scores of one dtype are
+    radix sorted straight from the pieces, without a joined copy, when the radix sort is
+    this machine's choice).  Its tie groups are visited by a merge of the two classes
+    when it is folded; :func:`atoms_of` builds them for the jobs that need them."""
+    pieces = [piece for bundle in bundles for piece in bundle if _holds_rows(piece)]
+    if not pieces:
         return {}
+    sides = [[getattr(p, name) for p in pieces if getattr(p, name).shape[0]]
+             for name in ("positive_scores", "negative_scores")]  # fmt: skip
+    dtypes = {x.dtype for side in sides for x in side}
+    if len(dtypes) == 1 and not any(p.use_weights for p in pieces):
+        (dtype,) = dtypes
+        a, b = (_sorted_side(side, dtype) for side in sides)
+        return {bucket: Piece(a, b, _EMPTY, _EMPTY, False)}
+    joined = join_pieces(pieces)
+    assert joined is not None  # the pieces hold rows
     _sort_classes(*joined)
     return {bucket: joined}
+
+
+def _sorted_side(arrays: list[np.ndarray], dtype: np.dtype[Any]) -> np.ndarray:
+    """One class's unweighted scores from several arrays, sorted into a new array."""
+    n = sum(x.shape[0] for x in arrays)
+    if n and sort_method(dtype, n) == "radix":
+        return radix_sort_joined(arrays)
+    joined = np.concatenate(arrays) if arrays else np.empty(0, dtype=dtype)
+    sort_in_place(joined, "numpy")
+    return joined
 
 
 def atoms_of(merged: dict[int, Piece]) -> dict[int, Atoms]:
