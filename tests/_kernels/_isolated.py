@@ -36,6 +36,27 @@ def _no_tbb():
 _numba_parallel._check_tbb_version_compatible = _no_tbb
 """
 
+# Defines ``compiled`` in a snippet, and ``record_compilations()``, after which the
+# qualified name of every function Numba compiles is appended to ``compiled``.
+RECORD_COMPILATIONS = """
+from numba.core import event as _event
+
+compiled = []
+
+
+class _Listener(_event.Listener):
+    def on_start(self, happened):
+        pass
+
+    def on_end(self, happened):
+        dispatcher = (happened.data or {}).get("dispatcher")
+        compiled.append(getattr(getattr(dispatcher, "py_func", None), "__qualname__", "?"))
+
+
+def record_compilations():
+    _event.register("numba:compile", _Listener())
+"""
+
 # Defines ``in_forked_child(call)`` in a snippet: ``call()`` in a child forked from the
 # snippet's process, which reports its JSON result through a pipe and leaves without
 # cleanup; returns the child's exit code and its result (None if it reported nothing).

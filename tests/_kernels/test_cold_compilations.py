@@ -16,38 +16,28 @@ from __future__ import annotations
 
 import pytest
 
-from tests._kernels._isolated import last_json_line, run_python
+from tests._kernels._isolated import RECORD_COMPILATIONS, last_json_line, run_python
 
 pytestmark = pytest.mark.slow  # each compiles a public call's kernels from nothing
 
-_COMPILED_BY = """
+_COMPILED_BY = (
+    RECORD_COMPILATIONS
+    + """
 import json
 
 import numpy as np
-from numba.core import event
 
 import assay
-
-compiled = []
-
-
-class Listener(event.Listener):
-    def on_start(self, happened):
-        pass
-
-    def on_end(self, happened):
-        dispatcher = (happened.data or {}).get("dispatcher")
-        compiled.append(getattr(getattr(dispatcher, "py_func", None), "__qualname__", "?"))
-
 
 generator = np.random.default_rng(20261127)
 y = (generator.random(300) < 0.3).astype(np.int64)
 s = generator.standard_normal(300) + y
 s2 = generator.standard_normal(300) + 0.5 * y
-event.register("numba:compile", Listener())
+record_compilations()
 CALL
 print(json.dumps(compiled))
 """
+)
 
 # no call sorts with a payload but a weighted one (its radix passes, its bucket passes)
 _PAYLOAD_SORTS = {"_lsd_with_payload", "bucket_sort_with_payload", "_sort_bucket_with_payload"}
