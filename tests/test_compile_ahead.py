@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assay import _compile_ahead, cli
-from assay._kernels import _cache
+from assay._kernels import _jit
 from tests._kernels._isolated import RECORD_COMPILATIONS, last_json_line, run_python
 
 
@@ -21,7 +21,7 @@ def test_no_second_process_where_it_cannot_help(monkeypatch, reason) -> None:
     elif reason == "no JIT":
         monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     else:
-        monkeypatch.setattr(_cache, "cache_is_usable", lambda: False)
+        monkeypatch.setattr(_jit, "CACHE", False)  # no writable location found at import
     assert not _compile_ahead.can_help()
     assert _compile_ahead.start(1000, 1) is None
     assert not _compile_ahead.finish(None)

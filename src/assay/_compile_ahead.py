@@ -66,9 +66,10 @@ def _cores() -> int:
 def can_help() -> bool:
     """Whether a second process can compile for this one: two cores or more, Numba's
     JIT on, and a writable cache location."""
-    from assay._kernels._cache import cache_is_usable, jit_is_disabled
+    from assay._kernels import _jit
+    from assay._kernels._cache import jit_is_disabled
 
-    return _cores() >= 2 and not jit_is_disabled() and cache_is_usable()
+    return _cores() >= 2 and not jit_is_disabled() and _jit.CACHE
 
 
 def start(n_samples: int, seed: int) -> subprocess.Popen[bytes] | None:

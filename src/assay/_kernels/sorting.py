@@ -36,6 +36,8 @@ insertion: main memory is read and written twice.  That path is a kernel of its 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from assay._kernels._arrays import copy_into
@@ -503,7 +505,7 @@ def finish_top_buckets(keys, starts, sign, scratch):
             keys[i] = _float_bits(np.uint64(keys[i]), negative_zero, all_ones)
 
 
-def _key_of(value: np.ndarray, sign: int) -> np.uint64:
+def _key_of(value: Any, sign: int) -> np.uint64:
     """The order-preserving key (:func:`_float_key`) of one raw float bit pattern."""
     bits = int(value)
     if bits == sign:

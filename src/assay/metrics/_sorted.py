@@ -212,8 +212,9 @@ def _many_distinct(scores: np.ndarray) -> bool:
     """Whether a sample says the scores hold far more distinct values than can be grouped
     (only the path is chosen by it, never a result).
 
-    The sample is 4096 rows at pseudo-random positions (a fixed mixing of 1 to 4096, so
-    the choice is reproducible and does not depend on the row order).  Drawn from at
+    The sample is 4096 rows at pseudo-random positions (a fixed mixing of 1 to 4096: the
+    choice is reproducible, and sorted rows do not fool it as they would fool evenly
+    spaced positions, each in a tie group of its own).  Drawn from at
     most 65536 distinct values, 4096 rows repeat an earlier value about 125 times on
     average (uniform values; any other distribution repeats more), with a standard
     deviation near 11; fewer than 32 repeats means many more distinct values, and the
