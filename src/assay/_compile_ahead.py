@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+DEMO_AUC = 0.85  # the binormal model of the demo's rows: its population AUC
+DEMO_PREVALENCE = 0.2
 WAIT_SECONDS = 300.0
 AHEAD_RESAMPLES = 10  # enough to compile every kernel the demo's 1000 replicates use
 
@@ -33,7 +35,9 @@ def demo_rows(n_samples: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.nda
     """The demo's labels, scores, and a weaker model's scores (the scores plus noise)."""
     from assay.datasets import binormal_scores
 
-    y_true, y_score = binormal_scores(n_samples, auc=0.85, prevalence=0.2, rng=seed)
+    y_true, y_score = binormal_scores(
+        n_samples, auc=DEMO_AUC, prevalence=DEMO_PREVALENCE, rng=seed
+    )
     weaker = y_score + np.random.default_rng(seed + 1).normal(scale=0.5, size=n_samples)
     return y_true, y_score, weaker
 

@@ -53,13 +53,13 @@ def _demo(n_samples: int, seed: int, out: Any, helper: Any) -> int:
     import assay
     from assay.metrics._registry import METRICS, metric_name, variants_of
 
-    true_auc = 0.85
     rows = _compile_ahead.demo_rows(n_samples, seed)
     y_true, y_score, _ = rows
     y_pred = (y_score >= 0.5).astype(np.int64)
     print(
         f"assay {__version__} demo: {n_samples:,} scored predictions from the binormal "
-        f"model\n(population AUC {true_auc}, prevalence 0.2, seed {seed}; "
+        f"model\n(population AUC {_compile_ahead.DEMO_AUC}, prevalence "
+        f"{_compile_ahead.DEMO_PREVALENCE}, seed {seed}; "
         "assay.datasets.binormal_scores)\n",
         file=out,
     )
