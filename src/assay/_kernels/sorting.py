@@ -505,6 +505,16 @@ def finish_top_buckets(keys, starts, sign, scratch):
             keys[i] = _float_bits(np.uint64(keys[i]), negative_zero, all_ones)
 
 
+@jit
+def _keys_32(n):
+    return np.empty(n, dtype=np.uint32)
+
+
+@jit
+def _keys_64(n):
+    return np.empty(n, dtype=np.uint64)
+
+
 def _key_of(value: Any, sign: int) -> np.uint64:
     """The order-preserving key (:func:`_float_key`) of one raw float bit pattern."""
     bits = int(value)
@@ -542,7 +552,12 @@ def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
         count_top_digits(bits, sign, shift, mask, starts)
     np.cumsum(starts, out=starts)
     offsets = starts[:-1].copy()
-    keys = np.empty(n, dtype=unsigned)
+    # the result from Numba's allocator, not NumPy's: NumPy advises the kernel to back
+    # arrays of 4 MiB or more with huge pages, and on a virtual machine that hands free
+    # memory back to its host a fresh huge page is often one the host must supply again,
+    # which a Dask worker (its freed memory returned at once) paid on every bucket: 0.9 to
+    # 1.1 s of its CPU per call at 1e8 rows (docs/scale-out.md, "Fresh memory")
+    keys = (_keys_32 if unsigned is np.uint32 else _keys_64)(n)
     for bits in views:
         scatter_top_digits(bits, sign, shift, mask, offsets, keys)
     scratch = np.empty(int(np.diff(starts).max()), dtype=unsigned)
