@@ -555,8 +555,8 @@ def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
     # the result from Numba's allocator, not NumPy's: NumPy advises the kernel to back
     # arrays of 4 MiB or more with huge pages, and on a virtual machine that hands free
     # memory back to its host a fresh huge page is often one the host must supply again,
-    # which a Dask worker (its freed memory returned at once) paid on every bucket: 0.9 to
-    # 1.1 s of its CPU per call at 1e8 rows (docs/scale-out.md, "Fresh memory")
+    # which Dask workers (their freed memory returned at once) paid on every bucket: 0.9
+    # to 1.1 s of their CPU per call at 1e8 rows (docs/scale-out.md, "Fresh memory")
     keys = (_keys_32 if unsigned is np.uint32 else _keys_64)(n)
     for bits in views:
         scatter_top_digits(bits, sign, shift, mask, offsets, keys)
