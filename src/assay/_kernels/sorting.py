@@ -506,13 +506,9 @@ def finish_top_buckets(keys, starts, sign, scratch):
 
 
 @jit
-def _keys_32(n):
-    return np.empty(n, dtype=np.uint32)
-
-
-@jit
-def _keys_64(n):
-    return np.empty(n, dtype=np.uint64)
+def _fresh_like(like, n):
+    """``n`` uninitialised values of ``like``'s dtype, from Numba's allocator."""
+    return np.empty(n, dtype=like.dtype)
 
 
 def _key_of(value: Any, sign: int) -> np.uint64:
@@ -557,7 +553,7 @@ def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
     # memory back to its host a fresh huge page is often one the host must supply again,
     # which Dask workers (their freed memory returned at once) paid on every bucket: 0.9
     # to 1.1 s of their CPU per call at 1e8 rows (docs/scale-out.md, "Fresh memory")
-    keys = (_keys_32 if unsigned is np.uint32 else _keys_64)(n)
+    keys = _fresh_like(views[0], n)
     for bits in views:
         scatter_top_digits(bits, sign, shift, mask, offsets, keys)
     scratch = np.empty(int(np.diff(starts).max()), dtype=unsigned)
