@@ -12,8 +12,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import betainc, betaincinv, gammaincinv, ndtr, ndtri, stdtr, stdtrit
+
+from assay import _special as special
 
 __all__ = ["beta_quantile", "beta_quantiles", "critical_value", "pvalue"]
 
@@ -27,9 +27,9 @@ def pvalue(statistic: float, alternative: str, df: float | None = None) -> float
     if math.isnan(statistic):
         return math.nan
     if df is None:
-        lower, upper = float(ndtr(statistic)), float(ndtr(-statistic))
+        lower, upper = float(special.ndtr(statistic)), float(special.ndtr(-statistic))
     else:
-        lower, upper = float(stdtr(df, statistic)), float(stdtr(df, -statistic))
+        lower, upper = float(special.stdtr(df, statistic)), float(special.stdtr(df, -statistic))
     if alternative == "greater":
         return upper
     if alternative == "less":
@@ -40,7 +40,7 @@ def pvalue(statistic: float, alternative: str, df: float | None = None) -> float
 def critical_value(confidence_level: float, df: float | None = None) -> float:
     """The ``c`` with ``P(|T| <= c) = confidence_level``, T normal or Student's t."""
     tail = 0.5 * (1.0 + confidence_level)
-    return float(ndtri(tail)) if df is None else float(stdtrit(df, tail))
+    return float(special.ndtri(tail)) if df is None else float(special.stdtrit(df, tail))
 
 
 # SciPy's inverse of the regularized incomplete beta function fails silently for some
@@ -62,8 +62,8 @@ _GAMMA_EXPANSION_SHAPE = 1e12
 def _gamma_quantile(a: float, q: float) -> float:
     """The ``q`` quantile of Gamma(a, 1)."""
     if a < _GAMMA_EXPANSION_SHAPE:
-        return float(gammaincinv(a, q))
-    z = float(ndtri(q))
+        return float(special.gammaincinv(a, q))
+    z = float(special.ndtri(q))
     return a + z * math.sqrt(a) + (z * z - 1.0) / 3.0
 
 
@@ -84,13 +84,15 @@ def beta_quantile(a: float, b: float, q: float) -> float:
     if a >= _HUGE_SHAPE:
         h = _gamma_quantile(b, 1.0 - q)
         return a / (a + h)
-    x = float(betaincinv(a, b, q))
-    if 0.0 < x < 1.0 and abs(float(betainc(a, b, x)) - q) <= _BETA_CHECK_TOLERANCE * min(
+    x = float(special.betaincinv(a, b, q))
+    if 0.0 < x < 1.0 and abs(float(special.betainc(a, b, x)) - q) <= _BETA_CHECK_TOLERANCE * min(
         q, 1.0 - q
     ):
         return x
+    from scipy.optimize import brentq  # rarely needed, and slow to import
+
     root = brentq(
-        lambda t: float(betainc(a, b, t)) - q,
+        lambda t: float(special.betainc(a, b, t)) - q,
         0.0,
         1.0,
         xtol=1e-300,
@@ -115,9 +117,9 @@ def beta_quantiles(a: Any, b: Any, q: float) -> np.ndarray:
     if result.size == 0:
         return result
     ordinary = (first < _HUGE_SHAPE) & (second < _HUGE_SHAPE)
-    x = betaincinv(first[ordinary], second[ordinary], q)
+    x = special.betaincinv(first[ordinary], second[ordinary], q)
     accepted = (0.0 < x) & (x < 1.0)
-    accepted &= np.abs(betainc(first[ordinary], second[ordinary], x) - q) <= (
+    accepted &= np.abs(special.betainc(first[ordinary], second[ordinary], x) - q) <= (
         _BETA_CHECK_TOLERANCE * min(q, 1.0 - q)
     )
     solved = np.full(first.shape, False)

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri
+
+from assay import _special as special
 
 __all__ = ["binormal_scores"]
 
@@ -62,7 +63,7 @@ def binormal_scores(
     if not 0.0 < prevalence < 1.0:
         raise ValueError(f"`prevalence` must be in (0, 1); got {prevalence!r}.")
     generator = np.random.default_rng(rng)
-    separation = math.sqrt(2.0) * float(ndtri(auc))
+    separation = math.sqrt(2.0) * float(special.ndtri(auc))
     y_true = (generator.random(n_samples) < prevalence).astype(np.int64)
     latent = generator.standard_normal(n_samples) + separation * y_true
     y_score = 1.0 / (1.0 + np.exp(-latent))

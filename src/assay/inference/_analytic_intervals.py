@@ -27,8 +27,8 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import stdtrit
 
+from assay import _special as special
 from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval, IntervalArrayResult, IntervalResult
 from assay._results._interval_arrays import _array_interval
@@ -542,7 +542,7 @@ def mean_ci(values: Any, *, confidence_level: float = 0.95, method: str = "t") -
         )
     details: dict[str, Any] = {}
     if method == "t":
-        critical_value = float(stdtrit(k - 1, (1.0 + confidence_level) / 2.0))
+        critical_value = float(special.stdtrit(k - 1, (1.0 + confidence_level) / 2.0))
         details["df"] = float(k - 1)
     else:
         critical_value = _normal_quantile(confidence_level)

@@ -13,8 +13,8 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy import special
 
+from assay import _special as special
 from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative
 from assay._results import TestResult

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy.special import expit
 
+from assay import _special as special
 from assay._distributions import critical_value
 from assay._kernels import delong as kernels
 from assay._kernels._jit import n_workers, run_workers
@@ -367,7 +367,7 @@ def _auc_interval(
         return max(0.0, auc - half_width), min(1.0, auc + half_width)
     centre = math.log(auc) - math.log1p(-auc)
     spread = half_width / (auc * (1.0 - auc))
-    return float(expit(centre - spread)), float(expit(centre + spread))
+    return float(special.expit(centre - spread)), float(special.expit(centre + spread))
 
 
 def auc_ci_result(

@@ -13,8 +13,8 @@ import numbers
 from typing import Any
 
 import numpy as np
-from scipy import special
 
+from assay import _special as special
 from assay._procedure_checks import check_open_unit
 from assay._results import PosthocResult
 from assay._validation import format_values

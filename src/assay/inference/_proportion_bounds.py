@@ -12,8 +12,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri
 
+from assay import _special as special
 from assay._distributions import beta_quantiles
 
 __all__ = ["count_arrays", "normal_quantile", "proportion_bounds"]
@@ -24,7 +24,7 @@ _EXACT_COUNT = 2.0**53
 
 def normal_quantile(confidence_level: float) -> float:
     """``z`` with ``P(|Z| <= z) = confidence_level`` for a standard normal ``Z``."""
-    return float(-ndtri((1.0 - confidence_level) / 2.0))
+    return float(-special.ndtri((1.0 - confidence_level) / 2.0))
 
 
 def _upper_root(p: np.ndarray, q: np.ndarray, inverse: np.ndarray, z: float) -> np.ndarray:

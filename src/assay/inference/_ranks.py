@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from scipy import special
 
+from assay import _special as special
 from assay._results import FriedmanResult
 from assay._validation import as_finite_array, format_values
 from assay.exceptions import DegenerateDataWarning

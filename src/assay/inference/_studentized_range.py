@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
+
+from assay import _special as special
 
 __all__ = ["studentized_range_isf", "studentized_range_sf"]
 

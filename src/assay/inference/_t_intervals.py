@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from scipy import special
-
+from assay import _special as special
 from assay._distributions import critical_value
 from assay._results import ConfidenceInterval
 

@@ -16,7 +16,6 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from assay._validation import as_1d, check_option, format_values
 from assay.exceptions import UndefinedMetricWarning
@@ -80,6 +79,8 @@ def _binomial_outcomes(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
     if p <= 0.0 or p >= 1.0 or n == 0:
         value = n if p >= 1.0 else 0
         return np.array([float(value)]), np.array([1.0])
+    from scipy import stats  # slow to import, and needed only here
+
     low = int(stats.binom.ppf(_TAIL, n, p))
     high = int(stats.binom.isf(_TAIL, n, p))
     values = np.arange(max(low - 1, 0), min(high + 1, n) + 1)

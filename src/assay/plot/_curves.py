@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri
 
+from assay import _special as special
 from assay._results._bands import CurveBand
 from assay.inference._delong import auc_ci
 from assay.metrics import (
@@ -486,13 +486,13 @@ class DetCurveDisplay(_CurveDisplay):
         self.equal_error_rate = equal_error_rate
 
     def _drawn_xy(self) -> tuple[np.ndarray, np.ndarray]:
-        x, y = ndtri(self._x), ndtri(self._y)
+        x, y = special.ndtri(self._x), special.ndtri(self._y)
         finite = np.isfinite(x) & np.isfinite(y)
         return x[finite], y[finite]
 
     def _decorate(self, ax: Any) -> None:
         super()._decorate(ax)
-        ticks = ndtri(np.array(_DET_TICKS))
+        ticks = special.ndtri(np.array(_DET_TICKS))
         labels = [f"{tick:.0%}" if 0.01 <= tick <= 0.99 else f"{tick:.1%}" for tick in _DET_TICKS]
         ax.set_xticks(ticks, labels)
         ax.set_yticks(ticks, labels)

@@ -20,8 +20,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr
 
+from assay import _special as special
 from assay._validation import resolve_seed
 
 __all__ = ["bayes_error_rate", "polynomial_regression_data", "polynomial_truth", "two_gaussians"]
@@ -342,8 +342,8 @@ def bayes_error_rate(
 def _normal_mass(z_low: float, z_high: float) -> float:
     """``Phi(z_high) - Phi(z_low)``, from the nearer tail (no cancellation)."""
     if z_low > 0.0:
-        return float(ndtr(-z_low) - ndtr(-z_high))
-    return float(ndtr(z_high) - ndtr(z_low))
+        return float(special.ndtr(-z_low) - special.ndtr(-z_high))
+    return float(special.ndtr(z_high) - special.ndtr(z_low))
 
 
 def _interval_point(low: float, high: float) -> float:

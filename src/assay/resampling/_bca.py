@@ -15,8 +15,8 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+from assay import _special as special
 from assay._procedure_checks import check_confidence_level
 from assay._results import ConfidenceInterval
 from assay.exceptions import DegenerateDataWarning
@@ -78,7 +78,7 @@ def bias_correction(distribution: Any, estimate: float) -> float:
     n_below = np.count_nonzero(values < estimate - tolerance)
     n_tied = np.count_nonzero(np.abs(values - estimate) <= tolerance)
     proportion = (n_below + 0.5 * n_tied) / values.shape[0]
-    return float(ndtri(proportion))
+    return float(special.ndtri(proportion))
 
 
 def acceleration(jackknife_values: Any, jackknife_counts: Any) -> float:
@@ -201,11 +201,11 @@ def bca_level(z0: float, acceleration: float, z: float) -> float:
     if np.isinf(w):  # the limit: 0 or 1, or the asymptote Phi(z0 - 1 / a) before the pole
         if acceleration == 0.0 or (acceleration > 0.0) == (w > 0.0):
             return 1.0 if w > 0.0 else 0.0
-        return float(ndtr(z0 - 1.0 / acceleration))
+        return float(special.ndtr(z0 - 1.0 / acceleration))
     denominator = 1.0 - acceleration * w
     if not denominator > 0.0:
         return 1.0 if acceleration > 0.0 else 0.0
-    return float(ndtr(z0 + w / denominator))
+    return float(special.ndtr(z0 + w / denominator))
 
 
 def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple[float, float]:
@@ -239,8 +239,8 @@ def bca_levels(z0: float, acceleration: float, confidence_level: float) -> tuple
     if not (np.isfinite(z0) and np.isfinite(acceleration)):
         return float("nan"), float("nan")
     return (
-        bca_level(z0, acceleration, float(ndtri(tail))),
-        bca_level(z0, acceleration, float(ndtri(1.0 - tail))),
+        bca_level(z0, acceleration, float(special.ndtri(tail))),
+        bca_level(z0, acceleration, float(special.ndtri(1.0 - tail))),
     )
 
 

@@ -45,8 +45,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+from assay import _special as special
 from assay._procedure_checks import check_alternative, check_confidence_level
 from assay._results import ConfidenceInterval
 from assay._validation import check_option
@@ -102,8 +102,8 @@ class IntervalFamily(NamedTuple):
         ``1 - 2 tail``, computed exactly as :mod:`assay.resampling._intervals` does."""
         if self.method == "bca":
             levels = [
-                bca_level(self.z0, self.acceleration, float(ndtri(tail))),
-                bca_level(self.z0, self.acceleration, float(ndtri(1.0 - tail))),
+                bca_level(self.z0, self.acceleration, float(special.ndtri(tail))),
+                bca_level(self.z0, self.acceleration, float(special.ndtri(1.0 - tail))),
             ]
         else:
             levels = [tail, 1.0 - tail]
@@ -175,7 +175,7 @@ def _level_at_or_above(values: np.ndarray, c: float) -> float:
 
 def _bca_quantile_of_level(z0: float, a: float, u: float) -> float:
     """The normal quantile ``z`` whose BCa level (:func:`bca_level`) is ``u`` in [0, 1]."""
-    y = float(ndtri(u)) - z0
+    y = float(special.ndtri(u)) - z0
     denominator = 1.0 + a * y
     if not denominator > 0.0:  # u is out of reach of the BCa levels
         return float("-inf") if a > 0.0 else float("inf")
@@ -200,13 +200,13 @@ def _analytic_thresholds(family: IntervalFamily) -> tuple[float, float]:
     elif below >= 1.0:  # no replicate above 0: no lower bound is
         lower = 1.0
     else:
-        lower = float(ndtr(_bca_quantile_of_level(z0, a, below)))
+        lower = float(special.ndtr(_bca_quantile_of_level(z0, a, below)))
     if above > 1.0:
         upper = 0.0
     elif above <= 0.0:
         upper = 1.0
     else:
-        upper = float(ndtr(-_bca_quantile_of_level(z0, a, above)))
+        upper = float(special.ndtr(-_bca_quantile_of_level(z0, a, above)))
     return lower, upper
 
 
