@@ -56,5 +56,13 @@ def test_functions_are_scipys_own_and_kept():
 def test_unknown_names_raise_attribute_error():
     with pytest.raises(AttributeError, match="no_such_function"):
         _special.no_such_function  # noqa: B018
+
+
+def test_module_protocol_names_are_not_scipys():
+    # scipy.special is a package: forwarding ``__path__`` would make this module look like one
+    assert hasattr(scipy.special, "__path__")
     with pytest.raises(AttributeError):
-        _special.__wrapped__  # noqa: B018  (module protocol names never import SciPy)
+        _special.__path__  # noqa: B018
+    # and looking such a name up imports nothing
+    probe = "from assay import _special; hasattr(_special, '__path__')"
+    assert not _modules_after(probe)["scipy.special"]
