@@ -46,6 +46,15 @@ def test_first_use_imports_what_it_needs(code, imported):
     assert _modules_after(code)[imported]
 
 
+def test_the_tests_over_data_sets_do_not_import_scipy_stats():
+    code = (
+        "import numpy as np, assay\n"
+        "table = np.random.default_rng(0).random((10, 4))\n"
+        "assay.friedman(table); assay.nemenyi(table); assay.rank_models(table)"
+    )
+    assert not _modules_after(code)["scipy.stats"]
+
+
 def test_functions_are_scipys_own_and_kept():
     assert _special.ndtri is scipy.special.ndtri
     assert "ndtri" in vars(_special)  # looked up once, then an ordinary attribute

@@ -14,6 +14,7 @@ from scipy import stats
 import assay.reference as reference
 from assay import DegenerateDataWarning, bonferroni_dunn, friedman, nemenyi
 from assay.inference._posthoc import rank_cliques
+from assay.inference._ranks import _ranks
 from assay.inference._studentized_range import studentized_range_isf, studentized_range_sf
 
 # --- Demsar (2006), JMLR 7, Table 6: AUC of four C4.5 variants on 14 UCI data sets. ---
@@ -342,6 +343,32 @@ def score_tables(draw: st.DrawFn, max_models: int = 6) -> np.ndarray:
     levels = draw(st.integers(1, 5))
     values = draw(st.lists(st.integers(0, levels), min_size=n * k, max_size=n * k))
     return np.array(values, dtype=np.float64).reshape(n, k) / 4.0
+
+
+@given(
+    scores=score_tables(max_models=12),
+    higher_is_better=st.booleans(),
+    signed_zeros=st.booleans(),
+)
+def test_ranks_are_scipys_average_ranks(
+    scores: np.ndarray, higher_is_better: bool, signed_zeros: bool
+) -> None:
+    # the ranks are computed without scipy.stats (slow to import); they must be its
+    # average ranks bit for bit, ties and the two zeros (one tie) included
+    if signed_zeros:
+        scores = np.where(scores == 0.0, -0.0, scores)
+        scores[::2] = np.abs(scores[::2])
+    oriented = -scores if higher_is_better else scores
+    expected = stats.rankdata(oriented, method="average", axis=1)
+    got = _ranks(scores, higher_is_better)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_ranks_of_a_wide_table_of_distinct_scores() -> None:
+    scores = np.random.default_rng(20261128).random((40, 300))
+    np.testing.assert_array_equal(_ranks(scores, True), stats.rankdata(-scores, axis=1))
+    np.testing.assert_array_equal(_ranks(scores, False), stats.rankdata(scores, axis=1))
 
 
 @given(scores=score_tables(), tie_correction=st.booleans(), higher_is_better=st.booleans())
