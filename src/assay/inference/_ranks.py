@@ -22,6 +22,7 @@ import numpy as np
 
 from assay import _special as special
 from assay._results import FriedmanResult
+from assay._ties import average_ranks
 from assay._validation import as_finite_array, format_values
 from assay.exceptions import DegenerateDataWarning
 
@@ -95,27 +96,8 @@ def _score_table(scores: Any, model_names: Any) -> tuple[np.ndarray, tuple[str, 
 
 
 def _ranks(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Rank of each model on each data set: 1 = best, ties get the mean of their ranks.
-
-    ``scipy.stats.rankdata(..., method="average", axis=1)`` of the oriented finite table,
-    without importing ``scipy.stats`` (slow to import): each row sorted once, and every
-    value's rank the mean ``(first + last) / 2 + 1`` of the positions of its run of equal
-    values (a half-integer, exact in float64).
-    """
-    oriented = -table if higher_is_better else table
-    order = np.argsort(oriented, axis=1, kind="stable")
-    ordered = np.take_along_axis(oriented, order, axis=1)
-    n_models = ordered.shape[1]
-    positions = np.broadcast_to(np.arange(n_models), ordered.shape)
-    starts = np.ones(ordered.shape, dtype=bool)  # a run of equal values starts here
-    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    ends = np.ones(ordered.shape, dtype=bool)  # ... and ends here
-    ends[:, :-1] = starts[:, 1:]
-    first = np.maximum.accumulate(np.where(starts, positions, 0), axis=1)
-    last = np.minimum.accumulate(np.where(ends, positions, n_models)[:, ::-1], axis=1)[:, ::-1]
-    ranks = np.empty(ordered.shape, dtype=np.float64)
-    np.put_along_axis(ranks, order, (first + last) / 2.0 + 1.0, axis=1)
-    return ranks
+    """Rank of each model on each data set: 1 = best, ties get the mean of their ranks."""
+    return average_ranks(-table if higher_is_better else table)
 
 
 def _twice_rank_sums(ranks: np.ndarray) -> list[int]:

@@ -18,6 +18,7 @@ import numpy as np
 from assay._distributions import pvalue as pvalue_of
 from assay._procedure_checks import check_alternative
 from assay._results import TestResult
+from assay._ties import average_ranks
 from assay._validation import check_option
 from assay.exceptions import DegenerateDataWarning
 from assay.inference._contingency import binomial_pvalue
@@ -31,18 +32,6 @@ WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 # Above this many non-zero differences, method='auto' uses the normal approximation
 # (scipy's threshold); the exact distribution itself is computed for any n.
 WILCOXON_EXACT_LIMIT = 50
-
-
-def _midranks(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n of ``values``, tied values sharing the mean of their ranks."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], ordered.shape[0]]
-    group_ranks = (starts + 1 + ends) / 2.0  # mean of the ranks starts+1 .. ends
-    ranks = np.empty(values.shape[0])
-    ranks[order] = np.repeat(group_ranks, ends - starts)
-    return ranks
 
 
 def signed_rank_distribution(doubled_ranks: np.ndarray) -> np.ndarray:
@@ -188,7 +177,7 @@ def wilcoxon_signed_rank(
     if zero_method == "wilcox":
         differences = differences[~zero]
         zero = zero[~zero]
-    ranks = _midranks(np.abs(differences)) if differences.shape[0] else np.empty(0)
+    ranks = average_ranks(np.abs(differences)[np.newaxis])[0]
     positive, negative = differences > 0.0, differences < 0.0
     split = 0.5 * float(ranks[zero].sum()) if zero_method == "zsplit" else 0.0
     r_plus = float(ranks[positive].sum()) + split

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from assay._ties import row_runs
 from assay._validation import as_sample_weight, format_values, reject_sparse
 
 __all__ = [
@@ -125,18 +126,8 @@ class RowRanks(NamedTuple):
 
 def row_ranks(truth: np.ndarray, scores: np.ndarray) -> RowRanks:
     """Counts of the labels above each label of each row (ties found exactly)."""
-    n_labels = scores.shape[1]
-    order = np.argsort(-scores, axis=1, kind="stable")
-    ordered = np.take_along_axis(scores, order, axis=1)
+    order, group_start, group_end = row_runs(-scores)  # highest score first
     relevant = np.take_along_axis(truth, order, axis=1)
-    positions = np.arange(n_labels)
-    new_group = np.ones(ordered.shape, dtype=bool)
-    new_group[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    group_start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
-    group_last = np.ones(ordered.shape, dtype=bool)
-    group_last[:, :-1] = new_group[:, 1:]
-    reversed_ends = np.where(group_last, positions, n_labels)[:, ::-1]
-    group_end = np.minimum.accumulate(reversed_ends, axis=1)[:, ::-1]
     cumulative = np.cumsum(relevant, axis=1, dtype=np.int64)
     relevant_at_least = np.take_along_axis(cumulative, group_end, axis=1)
     before_start = np.take_along_axis(cumulative, np.maximum(group_start - 1, 0), axis=1)
