@@ -8,7 +8,8 @@ is a sort of packed words, and a small order is NumPy's argsort, which compiles 
 the small helpers of a streamed replicate
 (inlined into the kernels that call them), without clusters, the draw of clusters, and
 for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
-plain metric's scan.
+plain metric's scan; the estimates of a bootstrap and of a comparison are computed by the
+kernel of their replicates, compiled once.
 They compare names, never times.
 """
 
@@ -50,29 +51,42 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
 
 
 @pytest.mark.parametrize(
-    ("call", "not_compiled"),
+    ("call", "not_compiled", "once"),
     [
-        ("assay.delong_test(y, s, s2)", _PAYLOAD_SORTS),
-        # the estimate is the replicates' fold over the atoms: no plain scan of its own
+        ("assay.delong_test(y, s, s2)", _PAYLOAD_SORTS, None),
+        # the estimate is the replicates' kernel counting every row once: no plain scan,
+        # no kernel of its own
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
             _REPLICATE_HELPERS | _PLAIN_SCANS,
+            "_ranking_replicates",
+        ),
+        (
+            "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1, stratify=True)",
+            _REPLICATE_HELPERS | _PLAIN_SCANS,
+            "_ranking_replicates",
         ),
         # the observed statistic is the permutations' scan of the sorted rows
         (
             "assay.permutation_test(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
             _SMALL_ORDER | _PLAIN_SCANS,
+            None,
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
             _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS,
+            "_paired_replicates",
         ),
     ],
 )
-def test_a_small_call_compiles_only_what_it_runs(call: str, not_compiled: set[str], tmp_path):
+def test_a_small_call_compiles_only_what_it_runs(
+    call: str, not_compiled: set[str], once: str | None, tmp_path
+):
     process = run_python(
         _COMPILED_BY.replace("CALL", call), environment={"NUMBA_CACHE_DIR": str(tmp_path)}
     )
     compiled = last_json_line(process)
     assert compiled  # the cache was empty: the call compiled its kernels
     assert not set(compiled) & not_compiled
+    if once is not None:  # the estimates come from the replicates' own kernel
+        assert compiled.count(once) == 1, compiled

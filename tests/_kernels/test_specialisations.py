@@ -228,7 +228,7 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
         row_atoms, streaming.no_clusters(), RocAuc(), resample.MULTINOMIAL,
         streaming._Classes(*streaming._class_counts(row_atoms)),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0), streaming._sums(0),
-        trace,
+        trace, streaming.DRAWN,
     )  # fmt: skip
     sizes = row_atoms.value if cells else np.ones(n)
     assert trace.sum() == sizes.sum()  # a multinomial replicate draws n rows
@@ -262,7 +262,7 @@ def test_only_a_recording_scan_compiles_the_recording_path() -> None:
         row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), PartialRocAuc(0.4),
         resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0),
-        streaming._sums(groups), trace,
+        streaming._sums(groups), trace, streaming.DRAWN,
     )  # fmt: skip
     assert value == pytest.approx(
         assay.reference.roc_auc_score(labels, scores, sample_weight=trace, max_fpr=0.4),
@@ -353,7 +353,7 @@ def test_the_replicates_of_one_thread_inline_their_buffers() -> None:
     draw = resample.Draw(resample.MULTINOMIAL, np.uint64(11), 0)
     out = np.empty(3)
     replicates = _fresh(streaming._ranking_replicates)
-    replicates(row_atoms, clusters, RocAuc(), draw, out, n_positive, n_negative,
+    replicates(row_atoms, clusters, RocAuc(), draw, streaming.DRAWN, out, n_positive, n_negative,
                block_positives, 0, np.int64(0), 1)  # fmt: skip
     for r in range(out.shape[0]):
         _, trace = streaming.traced_replicate(
@@ -377,7 +377,7 @@ def test_only_a_replicate_with_clusters_compiles_their_draw() -> None:
         row_atoms, clusters, RocAuc(), resample.MULTINOMIAL,
         streaming._Classes(*streaming._class_counts(row_atoms)),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(4), streaming._sums(0),
-        trace,
+        trace, streaming.DRAWN,
     )  # fmt: skip
     # every atom of a cluster is counted as often as its cluster was drawn: 4 draws
     for cluster in range(4):

@@ -12,7 +12,7 @@ import pytest
 import assay
 import assay.reference as reference
 from assay import DegenerateDataWarning, UndefinedMetricWarning
-from assay._kernels import jackknife, pieces, resample, streaming
+from assay._kernels import estimates, jackknife, pieces, resample, streaming
 from assay.datasets import binormal_scores
 from assay.metrics._registry import METRICS, variants_of
 from assay.resampling import _plans, _resampling
@@ -238,8 +238,13 @@ def test_the_estimate_folded_over_the_atoms_is_the_metric_bit_for_bit(data_kind)
             y, s, pos_label=None, sample_weight=None, clusters=clusters,
             keyed=data_kind == "keyed",
         )  # fmt: skip
-        value = streaming.folded_estimate(plan.atoms, scan_options(name, options))
-        assert value == expected, (name, options)
+        keyed = data_kind == "keyed"
+        schemes = [resample.POISSON] if keyed else [resample.MULTINOMIAL, resample.STRATIFIED]
+        for scheme in schemes:  # the replicates' kernel of each scheme, counting the data
+            value = estimates.folded_estimate(
+                plan.atoms, plan.clusters, scan_options(name, options), scheme
+            )
+            assert value == expected, (name, options, scheme)
         if not options:
             result = assay.bootstrap(metric, y, s, n_resamples=5, rng=1, groups=clusters)
             assert result.estimate == expected, name

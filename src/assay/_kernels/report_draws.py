@@ -58,6 +58,7 @@ from assay._kernels.streaming import (
     _P,
     _Q,
     _TP,
+    Counting,
     _buffers,
     _class_counts,
     _Classes,
@@ -345,7 +346,8 @@ def _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, 
     running = np.zeros(_N_SLOTS, dtype=np.int64)
     full = np.zeros(n, dtype=np.int64)
     state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-    _replicate(a, clusters, options, draw.scheme, classes, state, _buffers(0), sums_a, full)
+    _replicate(a, clusters, options, draw.scheme, classes, state, _buffers(0), sums_a, full,
+               Counting(False, False, False))  # fmt: skip
     if codes.shape[0] > 0:  # the bytes were not the counts
         _cells_of_counts(full, codes, outs.cells[r])
     positives = np.int64(0)

@@ -38,7 +38,7 @@ from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
 from assay._kernels._rng import score_key, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
-from assay._kernels.pieces import EXACT_LIMIT, FLOAT_EXACT_LIMIT, scan
+from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import POISSON, _rows_multinomial
 from assay._kernels.scans import (
     SCANS,
@@ -148,6 +148,21 @@ class _Classes(NamedTuple):
     n_positive: int
     n_negative: int
     block_positives: np.ndarray
+
+
+class Counting(NamedTuple):
+    """How a replicate counts the atoms: drawn by the scheme (``data`` false), or each
+    atom counted as the rows it stands for, the data themselves (``data`` true: the
+    metric's estimate, :mod:`assay._kernels.estimates`), with ``exact`` and ``small``
+    those of the data (:class:`~assay._kernels.scans.Context`).  The same kernel computes both,
+    so a resampling call compiles no kernel of its own for its estimate."""
+
+    data: bool
+    exact: bool
+    small: bool
+
+
+DRAWN = Counting(False, False, False)
 
 
 @jit
@@ -387,26 +402,38 @@ def _finish_counts(options, context, state, sums):
 
 
 @jit_inline
-def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace):
+def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, trace,
+               counting):  # fmt: skip
     """One replicate, block by block (atoms of one row each, or tie cells of several rows).
 
     ``trace``: None, or an array that receives every atom's count (for tests, and model
     B of a paired replicate); None is a type of its own, and its copy is not compiled.
+    ``counting``: :class:`Counting`, a draw or the data themselves.
     """
     n = atoms.is_positive.shape[0]
-    clustered = clusters.n_clusters > 0
-    small = _small(scheme, clustered, classes.n_positive + classes.n_negative)
-    context, scan_state = _start(options, not atoms.weighted, small, sums)
+    data = counting.data
+    if data:
+        exact = counting.exact
+        small = counting.small
+    else:
+        exact = not atoms.weighted
+        small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
+    context, scan_state = _start(options, exact, small, sums)
     replicate_state = state
     # whole clusters: a multinomial over the clusters first, drawn exactly as the other
     # resampling paths draw it (:func:`assay._kernels.resample.row_counts`)
-    state = draw_clusters(clusters, buffers.cluster_counts, state)
+    if not data:
+        state = draw_clusters(clusters, buffers.cluster_counts, state)
     left = draws_left(classes)
     for start in range(0, n, _BLOCK):
         end = min(start + _BLOCK, n)
         counts = buffers.counts[: end - start]
-        state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
-                                 replicate_state, state, left)  # fmt: skip
+        if data:  # every atom counts the rows it stands for
+            for offset in range(end - start):
+                counts[offset] = np.int64(atoms.value[start + offset]) if atoms.cells else 1
+        else:
+            state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
+                                     replicate_state, state, left)  # fmt: skip
         if trace is not None:
             copy_into(trace[start:end], counts)
         scan_state = fold_counts(atoms, atoms.weighted, start, counts, options, context,
@@ -455,19 +482,20 @@ def _sums(n_groups):
 
 
 @jit
-def _ranking_replicates(atoms, clusters, options, draw, out, n_positive, n_negative,
+def _ranking_replicates(atoms, clusters, options, draw, counting, out, n_positive, n_negative,
                         block_positives, m, worker, n_workers):  # fmt: skip
     """Replicates ``worker, worker + n_workers, ...`` of :func:`bootstrap_ranking`: one
-    thread's share (all of them for worker 0 of 1).  ``n_positive``, ``n_negative``,
-    ``block_positives``: :func:`_class_counts`; ``m``: the tie groups a recording scan
-    records (:func:`count_groups`; 0 for a one-pass scan)."""
+    thread's share (all of them for worker 0 of 1).  ``counting``: :class:`Counting`;
+    ``n_positive``, ``n_negative``, ``block_positives``: :func:`_class_counts`; ``m``:
+    the tie groups a recording scan records (:func:`count_groups`; 0 for a one-pass
+    scan)."""
     replicate_classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
     sums = _sums(m)
     for r in range(worker, out.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, _ = _replicate(atoms, clusters, options, draw.scheme, replicate_classes, state,
-                               buffers, sums, None)  # fmt: skip
+                               buffers, sums, None, counting)  # fmt: skip
         out[r] = result
 
 
@@ -487,40 +515,9 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     """
     n_positive, n_negative, block_positives = _class_counts(atoms)
     m = count_groups(atoms.continues) if scan_records(options) else 0
-    arguments = (atoms, clusters, options, draw, out, n_positive, n_negative, block_positives, m)
+    arguments = (atoms, clusters, options, draw, DRAWN, out, n_positive, n_negative,
+                 block_positives, m)  # fmt: skip
     run_workers(_ranking_replicates, arguments, n_workers)
-
-
-@jit
-def _folded_estimate(atoms, options, m, exact, small):
-    sums = _sums(m)
-    context, state = _start(options, exact, small, sums)
-    buffer = np.empty(_BLOCK, dtype=np.int64)
-    n = atoms.is_positive.shape[0]
-    for start in range(0, n, _BLOCK):
-        end = min(start + _BLOCK, n)
-        counts = buffer[: end - start]
-        for offset in range(end - start):
-            counts[offset] = np.int64(atoms.value[start + offset]) if atoms.cells else 1
-        state = fold_counts(atoms, atoms.weighted, start, counts, options, context, state, sums)
-    return finish_counts(options, context, state, sums)
-
-
-def folded_estimate(atoms, options):
-    """The metric of unweighted ``atoms`` themselves: a replicate's fold (the functions a
-    bootstrap compiles anyway) with every row counted once (a tie cell's count is its
-    rows), so that a bootstrap's estimate compiles no plain scan of its own.
-
-    For unweighted rows with both classes present it is the metric's value bit for bit:
-    the tie groups' class counts and their running sums are the same integers, and the
-    context is chosen as the plain scan's (:func:`assay._kernels.pieces.make_context`).
-    """
-    n_positive, n_negative, _ = _class_counts(atoms)
-    twice_pairs = 2.0 * n_positive * n_negative
-    exact = not atoms.weighted and twice_pairs < EXACT_LIMIT
-    small = exact and twice_pairs < FLOAT_EXACT_LIMIT
-    m = count_groups(atoms.continues) if scan_records(options) else 0
-    return _folded_estimate(atoms, options, m, np.bool_(exact), np.bool_(small))
 
 
 @jit
@@ -530,7 +527,7 @@ def _traced_replicate(atoms, clusters, options, draw, n_positive, n_negative, bl
     result, _ = _replicate(
         atoms, clusters, options, draw.scheme, _Classes(n_positive, n_negative, block_positives),
         stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(clusters.n_clusters),
-        _sums(m), trace,
+        _sums(m), trace, Counting(False, False, False),
     )  # fmt: skip
     return result, trace
 
@@ -542,9 +539,11 @@ def traced_replicate(atoms, clusters, options, draw):
 
 
 @jit
-def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                       n_negative, block_positives, m_a, m_b, worker, n_workers):  # fmt: skip
-    """Replicates ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_ranking`."""
+def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
+                       n_positive, n_negative, block_positives, m_a, m_b, worker,
+                       n_workers):  # fmt: skip
+    """Replicates ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_ranking`
+    (``counting``: :class:`Counting`)."""
     n = a.is_positive.shape[0]
     replicate_classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
@@ -552,13 +551,18 @@ def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, out_a, ou
     sums_b = _sums(m_b)
     counts = np.zeros(n, dtype=np.int64)
     block = np.empty(_BLOCK, dtype=np.int64)
-    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    if counting.data:
+        exact = counting.exact
+        small = counting.small
+    else:
+        exact = not b.weighted
+        small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
     for r in range(worker, out_a.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, state = _replicate(a, clusters, options, draw.scheme, replicate_classes, state,
-                                   buffers, sums_a, counts)  # fmt: skip
+                                   buffers, sums_a, counts, counting)  # fmt: skip
         out_a[r] = result
-        context, scan_state = _start(options, not b.weighted, small, sums_b)
+        context, scan_state = _start(options, exact, small, sums_b)
         for start in range(0, n, _BLOCK):
             size = min(_BLOCK, n - start)
             for offset in range(size):
@@ -579,10 +583,14 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     counts in its own order.  ``clusters`` is in A's order.  ``n_workers``: as in
     :func:`bootstrap_ranking` (one: the serial kernel).
     """
+    run_workers(_paired_replicates, _paired_arguments(a, b, a_position_of_b, clusters, options,
+                draw, DRAWN, out_a, out_b), n_workers)  # fmt: skip
+
+
+def _paired_arguments(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b):
     n_positive, n_negative, block_positives = _class_counts(a)
     record = scan_records(options)
     m_a = count_groups(a.continues) if record else 0
     m_b = count_groups(b.continues) if record else 0
-    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, n_positive,
-                 n_negative, block_positives, m_a, m_b)  # fmt: skip
-    run_workers(_paired_replicates, arguments, n_workers)
+    return (a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b, n_positive,
+            n_negative, block_positives, m_a, m_b)  # fmt: skip

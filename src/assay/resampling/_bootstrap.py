@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from assay._kernels import jackknife, resample, streaming
+from assay._kernels import estimates, jackknife, resample, streaming
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results import BootstrapResult, ConfidenceInterval
 from assay._validation import as_sample_weight, check_option, reject_sparse
@@ -115,7 +115,7 @@ def _ranking_estimate(
     (``y_score``: the scores ``y_pred`` as an array).
 
     Unweighted rows of both classes with the metric's default options: the estimate is
-    the fold of the atoms (:func:`assay._kernels.streaming.folded_estimate`, the metric's
+    the fold of the atoms (:func:`assay._kernels.estimates.folded_estimate`, the metric's
     value bit for bit), so a bootstrap compiles no plain scan besides its replicates'
     fold.  Otherwise the metric is called first, as its errors and warnings come first
     (and where the atoms cannot be laid out, the metric's own error is raised).
@@ -132,7 +132,10 @@ def _ranking_estimate(
             raise
         is_positive = streamed.atoms.is_positive
         if is_positive.any() and not is_positive.all():
-            return float(streaming.folded_estimate(streamed.atoms, options)), options, streamed
+            estimate = estimates.folded_estimate(
+                streamed.atoms, streamed.clusters, options, scheme
+            )
+            return float(estimate), options, streamed
         estimate = scalar(call_metric(function, y_true, y_pred, None, metric_kwargs), name)
         return estimate, options, streamed
     estimate = scalar(call_metric(function, y_true, y_pred, sample_weight, metric_kwargs), name)

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay._kernels import paired, resample, streaming
+from assay._kernels.estimates import paired_folded_estimates
 from assay._kernels.scans import scan_records
 from assay._validation import as_sample_weight
 from assay.metrics._registry import MetricDeclaration
@@ -317,7 +318,7 @@ def paired_distribution(
     With ``fold_estimates`` (unweighted rows, the metric's default options), a ranking
     metric's paired bootstrap also folds both models' metric on the data over their
     sorted atoms when both classes are present (``estimates``; the metric's values bit
-    for bit, :func:`assay._kernels.streaming.folded_estimate`), so that no plain scan is
+    for bit, :func:`assay._kernels.estimates.folded_estimate`), so that no plain scan is
     compiled for them.
 
     Model A's replicates of a ranking metric are those of ``bootstrap`` of model A alone
@@ -363,10 +364,11 @@ def paired_distribution(
                 and streamed.a.is_positive.any()
                 and not streamed.a.is_positive.all()
             ):
-                estimates = (
-                    float(streaming.folded_estimate(streamed.a, options)),
-                    float(streaming.folded_estimate(streamed.b, options)),
-                )
+                value_a, value_b = paired_folded_estimates(
+                    streamed.a, streamed.b, streamed.a_position_of_b, streamed.clusters, options,
+                    scheme,
+                )  # fmt: skip
+                estimates = (float(value_a), float(value_b))
             return PairedReplicates(*pairs, jackknife, a_alone, estimates)
         rows = paired_rows_plan(
             y_true,
