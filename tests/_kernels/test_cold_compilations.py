@@ -77,6 +77,15 @@ _REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomia
             _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS,
             "_paired_replicates",
         ),
+        # more rows than LANES_MIN_ATOMS: the replicates and the estimates in lanes of
+        # eight, no kernel drawing one replicate at a time
+        (
+            "big = np.arange(120 * 300) % 300; "
+            "assay.compare(assay.roc_auc_score, y[big], s[big] + 1e-9 * big, s2[big], "
+            "n_resamples=20, rng=1)",
+            _REPLICATE_HELPERS | _PLAIN_SCANS | {"_paired_replicates"},
+            "_lane_batches",
+        ),
     ],
 )
 def test_a_small_call_compiles_only_what_it_runs(

@@ -12,7 +12,7 @@ import pytest
 
 import assay
 import assay.reference as reference
-from assay._kernels import paired, resample, streaming
+from assay._kernels import estimates, paired, resample, streaming
 from assay._kernels._rng import shuffle, stream
 from assay._kernels.scans.average_precision import AveragePrecision
 from assay._kernels.scans.roc_auc import RocAuc
@@ -188,6 +188,44 @@ def test_estimates_folded_over_the_sorted_atoms_are_the_metric_bit_for_bit(data_
         assert result.estimate_a == metric(y, s), name
         assert result.estimate_b == metric(y, s2), name
         assert result.difference == metric(y, s) - metric(y, s2), name
+
+
+@pytest.mark.parametrize("data_kind", ["distinct", "tied", "clustered", "keyed"])
+@pytest.mark.parametrize("lanes", [False, True])
+def test_both_paired_kernels_give_the_estimates_bit_for_bit(data_kind, lanes):
+    # compare's estimates come from the kernel that draws its replicates, one at a time
+    # or eight at a time (lanes), counting every row once
+    y, s, s2 = two_models(n=3000, seed=15, tied=data_kind == "tied")
+    if data_kind == "tied":
+        s2 = np.round(s2 * 3) / 3  # few distinct scores: long tie groups
+    clustered = data_kind == "clustered"
+    clusters = np.random.default_rng(16).integers(0, 40, 3000) if clustered else None
+    keyed = data_kind == "keyed"
+    scheme = resample.POISSON if keyed else resample.MULTINOMIAL
+    plan = _plans.paired_stream_plan(
+        y, s, s2, pos_label=None, sample_weight=None, clusters=clusters, keyed=keyed
+    )
+    for options, metric in ((RocAuc(), assay.roc_auc_score),
+                            (AveragePrecision(), assay.average_precision_score)):  # fmt: skip
+        value_a, value_b = estimates.paired_folded_estimates(
+            plan.a, plan.b, plan.a_position_of_b, plan.clusters, options, scheme, lanes
+        )
+        assert value_a == metric(y, s), (metric, data_kind)
+        assert value_b == metric(y, s2), (metric, data_kind)
+
+
+def test_compare_in_lanes_takes_its_estimates_from_the_lanes():
+    # above LANES_MIN_ATOMS rows the replicates are drawn eight at a time: the estimates
+    # too (no kernel that draws one replicate at a time is compiled for them)
+    from assay.resampling import _paired_replicates
+
+    y, s, s2 = two_models(n=_paired_replicates.LANES_MIN_ATOMS + 100, seed=17)
+    plan = _plans.paired_stream_plan(y, s, s2, pos_label=None, sample_weight=None, clusters=None)
+    assert _paired_replicates.in_lanes(plan, RocAuc(), 16)
+    result, replicates = paired_comparison(assay.roc_auc_score, y, s, s2, n_resamples=16, rng=2)
+    assert replicates is not None and replicates.estimates is not None
+    assert result.estimate_a == assay.roc_auc_score(y, s)
+    assert result.estimate_b == assay.roc_auc_score(y, s2)
 
 
 @pytest.mark.parametrize(

@@ -2,16 +2,19 @@
 
 A resampling call needs its estimate, the metric of the rows as they are.  Computing it
 by the plain scan would compile that scan's kernels too, on a call's first run; instead
-the replicates' kernel (:func:`assay._kernels.streaming.bootstrap_ranking`, or the paired
-:func:`~assay._kernels.streaming.paired_bootstrap_ranking`) runs once with every atom
-counted as the rows it stands for (:class:`~assay._kernels.streaming.Counting`), with the
-same argument types as the replicates, so nothing more is compiled.
+the kernel that draws the replicates (:func:`assay._kernels.streaming.bootstrap_ranking`;
+for two models :func:`~assay._kernels.streaming.paired_bootstrap_ranking`, or
+:func:`~assay._kernels.paired.paired_bootstrap_lanes` where the replicates are drawn
+eight at a time) runs once with every atom counted as the rows it stands for
+(:class:`~assay._kernels.streaming.Counting`), with the same argument types as the
+replicates, so nothing more is compiled.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from assay._kernels.paired import _lane_batches
 from assay._kernels.pieces import EXACT_LIMIT, FLOAT_EXACT_LIMIT
 from assay._kernels.resample import Draw
 from assay._kernels.scans import scan_records
@@ -53,18 +56,23 @@ def folded_estimate(atoms, clusters, options, scheme):
     return out[0]
 
 
-def paired_folded_estimates(a, b, a_position_of_b, clusters, options, scheme):
+def paired_folded_estimates(a, b, a_position_of_b, clusters, options, scheme, lanes):
     """Both models' metric on their unweighted rows themselves (:func:`folded_estimate`),
-    by the kernel of
-    :func:`~assay._kernels.streaming.paired_bootstrap_ranking` (pass its ``clusters`` and
-    ``scheme``): ``(value of A, value of B)``, each its metric's value bit for bit when
-    both classes are present."""
+    by the kernel of their paired replicates (pass its ``clusters`` and ``scheme``):
+    :func:`~assay._kernels.streaming.paired_bootstrap_ranking`'s, or with ``lanes``
+    :func:`~assay._kernels.paired.paired_bootstrap_lanes`'s.  Returns ``(value of A,
+    value of B)``, each its metric's value bit for bit when both classes are present."""
     out_a = np.empty(1, dtype=np.float64)
     out_b = np.empty(1, dtype=np.float64)
-    n_positive, n_negative, _ = _class_counts(a)
+    n_positive, n_negative, block_positives = _class_counts(a)
     counting = _data_counting(a, n_positive, n_negative)
     draw = Draw(scheme, np.uint64(0), 0)
-    arguments = _paired_arguments(a, b, a_position_of_b, clusters, options, draw, counting,
-                                  out_a, out_b)  # fmt: skip
-    _paired_replicates(*arguments, 0, 1)
+    if lanes:
+        saturated_b = np.zeros(1, dtype=np.bool_)  # a count of one fits in a byte
+        _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
+                      saturated_b, n_positive, n_negative, block_positives, 0, 1)  # fmt: skip
+    else:
+        arguments = _paired_arguments(a, b, a_position_of_b, clusters, options, draw, counting,
+                                      out_a, out_b)  # fmt: skip
+        _paired_replicates(*arguments, 0, 1)
     return out_a[0], out_b[0]

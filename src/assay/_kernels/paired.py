@@ -35,6 +35,7 @@ from assay._kernels._rng import binomial, next_u64, shuffle, stream
 from assay._kernels.draws import _BLOCK, draw_block, draws_left
 from assay._kernels.pieces import scan
 from assay._kernels.streaming import (
+    DRAWN,
     _buffers,
     _class_counts,
     _Classes,
@@ -240,26 +241,31 @@ def permutations(draw, out, n_workers):
 
 @jit_inline
 def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, lanes,
-                    lane):  # fmt: skip
+                    lane, counting, exact, small):  # fmt: skip
     """Model A's replicate over atoms of one row each, its counts kept as bytes.
 
     The draws and the fold are those of :func:`assay._kernels.streaming._replicate`
-    (the same counts in the same order, the same value); atom ``k``'s count goes to
+    (the same counts in the same order, the same value; with ``counting.data``, every
+    row counted once: the data themselves); atom ``k``'s count goes to
     ``lanes[k * LANES + lane]``, capped at ``_SATURATED``.  Returns ``(value,
     saturated)``: a saturated replicate's bytes are not its counts.
     """
     n = atoms.is_positive.shape[0]
-    small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
-    context, scan_state = _start(options, not atoms.weighted, small, sums)
+    context, scan_state = _start(options, exact, small, sums)
     replicate_state = state
-    state = draw_clusters(clusters, buffers.cluster_counts, state)
+    if not counting.data:
+        state = draw_clusters(clusters, buffers.cluster_counts, state)
     left = draws_left(classes)
     saturated = False
     for start in range(0, n, _BLOCK):
         size = min(_BLOCK, n - start)
         counts = buffers.counts[:size]
-        state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
-                                 replicate_state, state, left)  # fmt: skip
+        if counting.data:  # a row each
+            for offset in range(size):
+                counts[offset] = 1
+        else:
+            state, left = draw_block(atoms, clusters, scheme, classes, buffers, start, counts,
+                                     replicate_state, state, left)  # fmt: skip
         for offset in range(size):
             count = counts[offset]
             saturated |= count >= _SATURATED
@@ -270,15 +276,23 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
 
 
 @jit
-def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, saturated_b,
-                  n_positive, n_negative, block_positives, worker, n_workers):  # fmt: skip
+def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
+                  saturated_b, n_positive, n_negative, block_positives, worker,
+                  n_workers):  # fmt: skip
     """Batches ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_lanes`: one
     thread's share (all of them for worker 0 of 1).  A replicate whose counts did not fit
-    in bytes gets no value of B here: ``saturated_b[r]`` is set instead."""
+    in bytes gets no value of B here: ``saturated_b[r]`` is set instead.  ``counting``:
+    :class:`~assay._kernels.streaming.Counting` (with ``data``, one replicate: the data
+    themselves, both models' estimates)."""
     n = a.is_positive.shape[0]
     count = out_a.shape[0]
     n_batches = (count + LANES - 1) // LANES
-    small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    if counting.data:
+        exact = counting.exact
+        small = counting.small
+    else:
+        exact = not a.weighted
+        small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
     classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
     sums_a = _sums(0)
@@ -287,7 +301,7 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, 
     gathered = np.empty(_BLOCK, dtype=np.uint64)
     block = np.empty(_BLOCK, dtype=np.int64)
     sums_b = [_sums(0) for _ in range(LANES)]
-    context, empty_state = _start(options, not b.weighted, small, sums_a)
+    context, empty_state = _start(options, exact, small, sums_a)
     states_b = [empty_state for _ in range(LANES)]
     saturated = np.zeros(LANES, dtype=np.bool_)
     for batch in range(worker, n_batches, n_workers):
@@ -297,10 +311,11 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, out_a, out_b, 
             state = stream(draw.seed, np.uint64(draw.first_replicate + first + lane))
             value, saturated_lane = _lane_replicate(
                 a, clusters, options, draw.scheme, classes, state, buffers, sums_a, lanes, lane,
+                counting, exact, small,
             )  # fmt: skip
             out_a[first + lane] = value
             saturated[lane] = saturated_lane
-            context, start_state = _start(options, not b.weighted, small, sums_b[lane])
+            context, start_state = _start(options, exact, small, sums_b[lane])
             states_b[lane] = start_state
         for start in range(0, n, _BLOCK):
             size = min(_BLOCK, n - start)
@@ -342,8 +357,8 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     """
     n_positive, n_negative, block_positives = _class_counts(a)
     saturated_b = np.zeros(out_b.shape[0], dtype=np.bool_)
-    arguments = (a, b, a_position_of_b, clusters, options, draw, out_a, out_b, saturated_b,
-                 n_positive, n_negative, block_positives)  # fmt: skip
+    arguments = (a, b, a_position_of_b, clusters, options, draw, DRAWN, out_a, out_b,
+                 saturated_b, n_positive, n_negative, block_positives)  # fmt: skip
     run_workers(_lane_batches, arguments, n_workers)
     redone = np.flatnonzero(saturated_b)
     # each run of consecutive saturated replicates at once, on all the workers

@@ -129,6 +129,15 @@ def _permuted_pairs(
     return _run_pairs(run, n_resamples, size, progress, "permutation")
 
 
+def in_lanes(plan: PairedStreamPlan, options: Any, n_resamples: int) -> bool:
+    """Whether a paired bootstrap of ranking metrics draws its replicates eight at a time
+    (:func:`assay._kernels.paired.paired_bootstrap_lanes`): scans that fold in one pass,
+    on several threads or more than :data:`LANES_MIN_ATOMS` atoms."""
+    workers = workers_for(n_resamples * 3 * plan.n_atoms)
+    one_at_a_time = workers == 1 and plan.n_atoms <= LANES_MIN_ATOMS
+    return not (scan_records(options) or one_at_a_time)
+
+
 def _streamed_pairs(
     plan: PairedStreamPlan,
     options: Any,
@@ -140,11 +149,10 @@ def _streamed_pairs(
     """Paired bootstrap of ranking metrics: one replicate streamed over A's order, B
     folding the same row counts in its own order."""
     workers = workers_for(n_resamples * 3 * plan.n_atoms)  # small calls: the serial kernel
-    one_at_a_time = workers == 1 and plan.n_atoms <= LANES_MIN_ATOMS
     kernel = (
-        streaming.paired_bootstrap_ranking
-        if scan_records(options) or one_at_a_time
-        else paired.paired_bootstrap_lanes
+        paired.paired_bootstrap_lanes
+        if in_lanes(plan, options, n_resamples)
+        else streaming.paired_bootstrap_ranking
     )
 
     def run(first: int, out_a: np.ndarray, out_b: np.ndarray) -> None:
@@ -366,7 +374,7 @@ def paired_distribution(
             ):
                 value_a, value_b = paired_folded_estimates(
                     streamed.a, streamed.b, streamed.a_position_of_b, streamed.clusters, options,
-                    scheme,
+                    scheme, in_lanes(streamed, options, n_resamples),
                 )  # fmt: skip
                 estimates = (float(value_a), float(value_b))
             return PairedReplicates(*pairs, jackknife, a_alone, estimates)
