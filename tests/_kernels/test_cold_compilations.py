@@ -47,7 +47,7 @@ _SMALL_ORDER = {"row_words", "rows_of_sorted_words", "order_words_by_keys", "sor
 # the plain metric's scan (either direction)
 _PLAIN_SCANS = {"scan_merged_forward", "scan_merged_backward"}
 # and, without clusters, the multinomial draw over the clusters
-_REPLICATE_HELPERS = {"_small", "_start", "_buffers", "_sums", "_rows_multinomial"}
+_REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_buffers", "_sums", "_rows_multinomial"}
 
 
 @pytest.mark.parametrize(

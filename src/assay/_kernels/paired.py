@@ -39,7 +39,7 @@ from assay._kernels.streaming import (
     _buffers,
     _class_counts,
     _Classes,
-    _small,
+    _exactness,
     _start,
     _sums,
     draw_clusters,
@@ -287,12 +287,8 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_
     n = a.is_positive.shape[0]
     count = out_a.shape[0]
     n_batches = (count + LANES - 1) // LANES
-    if counting.data:
-        exact = counting.exact
-        small = counting.small
-    else:
-        exact = not a.weighted
-        small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    exact, small = _exactness(counting, a, draw.scheme, clusters.n_clusters > 0,
+                              n_positive + n_negative)  # fmt: skip
     classes = _Classes(n_positive, n_negative, block_positives)
     buffers = _buffers(clusters.n_clusters)
     sums_a = _sums(0)

@@ -367,6 +367,16 @@ def _small(scheme, clustered, n_rows):
 
 
 @jit_inline
+def _exactness(counting, atoms, scheme, clustered, n_rows):
+    """``(exact, small)`` of a replicate's sums (:class:`~assay._kernels.scans.Context`):
+    the data's own (``counting.data``, :class:`Counting`), or a drawn replicate's:
+    integers for unweighted rows, in float64 where :func:`_small` bounds them."""
+    if counting.data:
+        return counting.exact, counting.small
+    return not atoms.weighted, _small(scheme, clustered, n_rows)
+
+
+@jit_inline
 def _start(options, exact, small, sums):
     """The empty replicate: zero running sums and the scan's start state."""
     sums.running[:] = 0.0
@@ -412,12 +422,8 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
     """
     n = atoms.is_positive.shape[0]
     data = counting.data
-    if data:
-        exact = counting.exact
-        small = counting.small
-    else:
-        exact = not atoms.weighted
-        small = _small(scheme, clusters.n_clusters > 0, classes.n_positive + classes.n_negative)
+    exact, small = _exactness(counting, atoms, scheme, clusters.n_clusters > 0,
+                              classes.n_positive + classes.n_negative)  # fmt: skip
     context, scan_state = _start(options, exact, small, sums)
     replicate_state = state
     # whole clusters: a multinomial over the clusters first, drawn exactly as the other
@@ -551,12 +557,8 @@ def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, counting,
     sums_b = _sums(m_b)
     counts = np.zeros(n, dtype=np.int64)
     block = np.empty(_BLOCK, dtype=np.int64)
-    if counting.data:
-        exact = counting.exact
-        small = counting.small
-    else:
-        exact = not b.weighted
-        small = _small(draw.scheme, clusters.n_clusters > 0, n_positive + n_negative)
+    exact, small = _exactness(counting, b, draw.scheme, clusters.n_clusters > 0,
+                              n_positive + n_negative)  # fmt: skip
     for r in range(worker, out_a.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, state = _replicate(a, clusters, options, draw.scheme, replicate_classes, state,
