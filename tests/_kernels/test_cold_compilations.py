@@ -9,7 +9,9 @@ the small helpers of a streamed replicate
 (inlined into the kernels that call them), without clusters, the draw of clusters, and
 for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
 plain metric's scan; the estimates of a bootstrap and of a comparison are computed by the
-kernel of their replicates, compiled once.
+kernel of their replicates, compiled once; and a replicate of one block of atoms, which
+draws no binomial, compiles no binomial sampler (a larger one compiles it, and not its
+replicates' kernel again).
 They compare names, never times.
 """
 
@@ -48,6 +50,8 @@ _SMALL_ORDER = {"row_words", "rows_of_sorted_words", "order_words_by_keys", "sor
 _PLAIN_SCANS = {"scan_merged_forward", "scan_merged_backward"}
 # and, without clusters, the multinomial draw over the clusters
 _REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_buffers", "_sums", "_rows_multinomial"}
+# a replicate over one block of atoms of one row each takes all its draws in that block
+_BINOMIAL = {"binomial", "_binomial_btrd", "_binomial_inversion", "_binomial_log_ratio"}
 
 
 @pytest.mark.parametrize(
@@ -58,12 +62,12 @@ _REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_buffers", "_sums", "_r
         # no kernel of its own
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
-            _REPLICATE_HELPERS | _PLAIN_SCANS,
+            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL,
             "_ranking_replicates",
         ),
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1, stratify=True)",
-            _REPLICATE_HELPERS | _PLAIN_SCANS,
+            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL,
             "_ranking_replicates",
         ),
         # the observed statistic is the permutations' scan of the sorted rows
@@ -74,7 +78,7 @@ _REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_buffers", "_sums", "_r
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS,
+            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS | _BINOMIAL,
             "_paired_replicates",
         ),
         # more rows than LANES_MIN_ATOMS: the replicates and the estimates in lanes of
@@ -99,3 +103,21 @@ def test_a_small_call_compiles_only_what_it_runs(
     assert not set(compiled) & not_compiled
     if once is not None:  # the estimates come from the replicates' own kernel
         assert compiled.count(once) == 1, compiled
+
+
+def test_more_blocks_compile_the_binomial_sampler_and_no_second_replicates_kernel(tmp_path):
+    """After a bootstrap of one block, one of several blocks (tie cells, or more atoms
+    than a block) draws conditional binomials: it compiles the exact sampler, which the
+    replicates' kernel calls as a value, so that kernel is not compiled again."""
+    call = (
+        "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1); "
+        "big = np.arange(20 * 300) % 300; "
+        "assay.bootstrap(assay.roc_auc_score, y[big], s[big] + 1e-9 * big, n_resamples=20, "
+        "rng=1)"
+    )
+    process = run_python(
+        _COMPILED_BY.replace("CALL", call), environment={"NUMBA_CACHE_DIR": str(tmp_path)}
+    )
+    compiled = last_json_line(process)
+    assert compiled.count("_ranking_replicates") == 1, compiled
+    assert {"binomial", "_binomial_btrd"} <= set(compiled)

@@ -226,7 +226,7 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     trace = np.zeros(n, dtype=np.int64)
     value, _ = replicate(
         row_atoms, streaming.no_clusters(), RocAuc(), resample.MULTINOMIAL,
-        streaming._Classes(*streaming._class_counts(row_atoms)),
+        streaming._Classes(*streaming._class_counts(row_atoms), draws.BINOMIAL),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0), streaming._sums(0),
         trace, streaming.DRAWN,
     )  # fmt: skip
@@ -236,6 +236,8 @@ def test_a_replicate_compiles_the_draw_of_its_scheme_alone(cells: bool) -> None:
     assert value == assay.reference.roc_auc_score(labels, scores, sample_weight=trace)
     assert _inlined(draws._multinomial_block, replicate)
     assert _inlined(draws._take, replicate)
+    # the binomial sampler is a value it is given, compiled by itself when given
+    assert _rng.binomial.py_func not in _called(replicate)
     assert not _inlined(draws._stratified_block, replicate)
     assert not _inlined(draws._poisson_block, replicate)
     assert not _inlined(draws._poisson_counts, replicate)
@@ -260,7 +262,8 @@ def test_only_a_recording_scan_compiles_the_recording_path() -> None:
     groups = streaming.count_groups(row_atoms.continues)
     value, _ = replicate(
         row_atoms, streaming.Clusters(np.empty(0, np.int64), 0), PartialRocAuc(0.4),
-        resample.MULTINOMIAL, streaming._Classes(*streaming._class_counts(row_atoms)),
+        resample.MULTINOMIAL,
+        streaming._Classes(*streaming._class_counts(row_atoms), draws.BINOMIAL),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(0),
         streaming._sums(groups), trace, streaming.DRAWN,
     )  # fmt: skip
@@ -350,7 +353,8 @@ def test_the_replicates_of_one_thread_inline_their_buffers() -> None:
     row_atoms, labels, scores = _atoms_of_their_own(cells=False)
     clusters = streaming.Clusters(np.empty(0, np.int64), 0)
     n_positive, n_negative, block_positives = streaming._class_counts(row_atoms)
-    draw = resample.Draw(resample.MULTINOMIAL, np.uint64(11), 0)
+    draw = draws.with_binomial(resample.Draw(resample.MULTINOMIAL, np.uint64(11), 0),
+                               row_atoms, clusters)  # fmt: skip
     out = np.empty(3)
     replicates = _fresh(streaming._ranking_replicates)
     replicates(row_atoms, clusters, RocAuc(), draw, streaming.DRAWN, out, n_positive, n_negative,
@@ -375,7 +379,7 @@ def test_only_a_replicate_with_clusters_compiles_their_draw() -> None:
     trace = np.zeros(n, dtype=np.int64)
     value, _ = replicate(
         row_atoms, clusters, RocAuc(), resample.MULTINOMIAL,
-        streaming._Classes(*streaming._class_counts(row_atoms)),
+        streaming._Classes(*streaming._class_counts(row_atoms), draws.BINOMIAL),
         _rng.stream(np.uint64(7), np.uint64(2)), streaming._buffers(4), streaming._sums(0),
         trace, streaming.DRAWN,
     )  # fmt: skip

@@ -203,7 +203,7 @@ def _replicate(is_positive, continues, n_positive, n_negative, block_positives, 
         counts = buffer[: end - start]
         left, state = stratified_block(is_positive, start, counts,
                                        block_positives[start // _BLOCK], positive_buffer,
-                                       negative_buffer, left, state)  # fmt: skip
+                                       negative_buffer, left, state, None)  # fmt: skip
         if trace.shape[0] > 0:
             copy_into(trace[start:end], counts)
         fold_curves(start, counts, is_positive, continues, float(n_positive),

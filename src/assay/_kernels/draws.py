@@ -12,6 +12,9 @@ block (exact, whatever the block size):
   separately;
 * clusters: the drawn count of the atom's cluster (a multinomial over the clusters first);
 * tie cells of several rows: conditional binomials per atom;
+* the conditional binomials are drawn by the sampler the replicate's kernel is given
+  (:func:`binomial_for`): one kernel serves both samplers, and data that never draw one
+  (a block of atoms of one row each) never wait for the exact sampler to compile;
 * Poisson: one Poisson(m) count per cell of m alike rows, drawn from the cell's own keyed
   stream ``keyed_stream(stream(seed, r), key)`` (:mod:`assay._kernels._rng`).  Unweighted
   rows with one score and one class are alike (a sum of m independent Poisson(1) counts
@@ -27,13 +30,24 @@ compiles (:func:`scheme_block`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from numba import types
 from numba.extending import overload
 
+from assay._kernels._functions import Absent, CompiledOnUse, is_given
 from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline
 from assay._kernels._rng import binomial, keyed_stream, next_u64, poisson
-from assay._kernels.resample import _BLOCK, MULTINOMIAL, POISSON, STRATIFIED, full_block_indices
+from assay._kernels.resample import (
+    _BLOCK,
+    MULTINOMIAL,
+    POISSON,
+    STRATIFIED,
+    Draw,
+    full_block_indices,
+)
 
 _LOW_16 = np.uint64(0xFFFF)
 
@@ -65,14 +79,67 @@ def _draw_uniform(buffer, size, draws, state):
     return state
 
 
+_BINOMIAL_SIGNATURE = types.Tuple((types.int64, types.uint64))(
+    types.int64, types.float64, types.uint64
+)
+BINOMIAL = CompiledOnUse(binomial, _BINOMIAL_SIGNATURE)
+"""The exact binomial sampler (:func:`assay._kernels._rng.binomial`), as a value."""
+NO_BINOMIAL = Absent(_BINOMIAL_SIGNATURE)
+"""No sampler, for replicates that draw no binomial: nothing to compile."""
+
+
+def binomial_for(atoms: Any, scheme: Any, clustered: bool) -> CompiledOnUse | Absent:
+    """The binomial sampler a streamed replicate of ``atoms`` draws its blocks with.
+
+    :data:`NO_BINOMIAL` when the replicate draws none: a Poisson replicate, a clustered
+    one (its blocks copy their clusters' counts; the clusters' own multinomial calls the
+    exact sampler directly), or a multinomial or stratified one over a single block of
+    atoms of one row each, whose block takes all the draws left (:func:`_take`);
+    otherwise :data:`BINOMIAL`.  Both are values of one type: the replicate's kernel is
+    compiled once for either.
+    """
+    one_block = not atoms.cells and atoms.is_positive.shape[0] <= _BLOCK
+    if scheme == POISSON or clustered or one_block:
+        return NO_BINOMIAL
+    return BINOMIAL
+
+
+def with_binomial(draw: Draw, atoms: Any, clusters: Any) -> Draw:
+    """``draw`` with the binomial sampler of a streamed replicate of ``atoms``
+    (:func:`binomial_for`)."""
+    return draw._replace(binomial=binomial_for(atoms, draw.scheme, clusters.n_clusters > 0))
+
+
+def draw_binomial(sampler, n, p, state):
+    """``binomial(n, p)`` drawn by ``sampler`` (:func:`binomial_for`), or with ``sampler``
+    None by :func:`~assay._kernels._rng.binomial` called directly, which a caller that
+    always needs it compiles in (:func:`_draw_binomial`)."""
+    return (binomial if sampler is None else sampler)(n, p, state)
+
+
+@overload(draw_binomial, jit_options=OVERLOAD_OPTIONS)
+def _draw_binomial(sampler, n, p, state):
+    # a sampler that is a value is called through its address (a signature of exact types)
+    def exact(sampler, n, p, state):
+        return binomial(n, p, state)
+
+    def given(sampler, n, p, state):
+        if not is_given(sampler):  # never, if binomial_for is right: an error, not a crash
+            raise RuntimeError("a replicate drew a binomial but was given no sampler")
+        return sampler(np.int64(n), np.float64(p), np.uint64(state))
+
+    return exact if isinstance(sampler, types.NoneType) else given
+
+
 @jit_inline
-def _take(total, size, remaining, state):
-    """Draws falling in ``size`` of ``remaining`` units: a conditional binomial."""
+def _take(total, size, remaining, state, sampler):
+    """Draws falling in ``size`` of ``remaining`` units: a conditional binomial drawn by
+    ``sampler`` (:func:`draw_binomial`)."""
     if total == 0 or size == 0:
         return 0, state
     if size == remaining:
         return total, state
-    return binomial(total, size / remaining, state)
+    return draw_binomial(sampler, total, size / remaining, state)
 
 
 @jit
@@ -90,13 +157,13 @@ def block_positive_counts(is_positive):
 
 @jit
 def stratified_block(is_positive, start, counts, n_block_positive, positive, negative, left,
-                     state):  # fmt: skip
+                     state, sampler):  # fmt: skip
     """A block's counts when each class draws among its own atoms (class sizes kept).
 
     ``counts``: the block's slice, filled in the merged order; ``positive``,
     ``negative``: buffers of at least the block's size plus one; ``left``: (positive
     draws, negative draws, positive atoms, negative atoms) still to come, updated and
-    returned with the stream state.
+    returned with the stream state; ``sampler``: the binomial sampler (:func:`_take`).
     """
     size = counts.shape[0]
     draws_positive, draws_negative, remaining_positive, remaining_negative = left
@@ -105,11 +172,11 @@ def stratified_block(is_positive, start, counts, n_block_positive, positive, neg
     negative_counts = negative[:n_block_negative]
     positive_counts[:] = 0
     negative_counts[:] = 0
-    taken, state = _take(draws_positive, n_block_positive, remaining_positive, state)
+    taken, state = _take(draws_positive, n_block_positive, remaining_positive, state, sampler)
     state = _draw_uniform(positive_counts, n_block_positive, taken, state)
     draws_positive -= taken
     remaining_positive -= n_block_positive
-    taken, state = _take(draws_negative, n_block_negative, remaining_negative, state)
+    taken, state = _take(draws_negative, n_block_negative, remaining_negative, state, sampler)
     state = _draw_uniform(negative_counts, n_block_negative, taken, state)
     draws_negative -= taken
     remaining_negative -= n_block_negative
@@ -190,7 +257,7 @@ def _multinomial_block(scheme, atoms, classes, buffers, start, counts, replicate
     cells = atoms.cells
     for offset in range(size if cells else 1):  # one site of the conditional binomial
         units = np.int64(atoms.value[start + offset]) if cells else size
-        count, state = _take(draws, units, remaining, state)
+        count, state = _take(draws, units, remaining, state, classes.binomial)
         draws -= count
         remaining -= units
         if cells:
@@ -207,7 +274,7 @@ def _stratified_block(scheme, atoms, classes, buffers, start, counts, replicate_
     if not atoms.cells:
         stratified, state = stratified_block(
             atoms.is_positive, start, counts, classes.block_positives[start // _BLOCK],
-            buffers.positive, buffers.negative, stratified, state,
+            buffers.positive, buffers.negative, stratified, state, classes.binomial,
         )  # fmt: skip
         return state, (draws, remaining, stratified)
     draws_positive, draws_negative, remaining_positive, remaining_negative = stratified
@@ -215,11 +282,13 @@ def _stratified_block(scheme, atoms, classes, buffers, start, counts, replicate_
         k = start + offset
         cell = np.int64(atoms.value[k])
         if atoms.is_positive[k]:
-            count, state = _take(draws_positive, cell, remaining_positive, state)
+            count, state = _take(draws_positive, cell, remaining_positive, state,
+                                 classes.binomial)  # fmt: skip
             draws_positive -= count
             remaining_positive -= cell
         else:
-            count, state = _take(draws_negative, cell, remaining_negative, state)
+            count, state = _take(draws_negative, cell, remaining_negative, state,
+                                 classes.binomial)  # fmt: skip
             draws_negative -= count
             remaining_negative -= cell
         counts[offset] = count

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from assay._kernels.draws import NO_BINOMIAL
 from assay._kernels.paired import _lane_batches
 from assay._kernels.pieces import EXACT_LIMIT, FLOAT_EXACT_LIMIT
 from assay._kernels.resample import Draw
@@ -50,7 +51,7 @@ def folded_estimate(atoms, clusters, options, scheme):
     n_positive, n_negative, block_positives = _class_counts(atoms)
     m = count_groups(atoms.continues) if scan_records(options) else 0
     out = np.empty(1, dtype=np.float64)
-    _ranking_replicates(atoms, clusters, options, Draw(scheme, np.uint64(0), 0),
+    _ranking_replicates(atoms, clusters, options, Draw(scheme, np.uint64(0), 0, NO_BINOMIAL),
                         _data_counting(atoms, n_positive, n_negative), out, n_positive, n_negative,
                         block_positives, m, 0, 1)  # fmt: skip
     return out[0]
@@ -66,7 +67,7 @@ def paired_folded_estimates(a, b, a_position_of_b, clusters, options, scheme, la
     out_b = np.empty(1, dtype=np.float64)
     n_positive, n_negative, block_positives = _class_counts(a)
     counting = _data_counting(a, n_positive, n_negative)
-    draw = Draw(scheme, np.uint64(0), 0)
+    draw = Draw(scheme, np.uint64(0), 0, NO_BINOMIAL)
     if lanes:
         saturated_b = np.zeros(1, dtype=np.bool_)  # a count of one fits in a byte
         _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,

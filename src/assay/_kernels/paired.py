@@ -32,7 +32,7 @@ from numba import prange
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import jit, jit_inline, jit_parallel, run_workers
 from assay._kernels._rng import binomial, next_u64, shuffle, stream
-from assay._kernels.draws import _BLOCK, draw_block, draws_left
+from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
 from assay._kernels.pieces import scan
 from assay._kernels.streaming import (
     DRAWN,
@@ -289,7 +289,7 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_
     n_batches = (count + LANES - 1) // LANES
     exact, small = _exactness(counting, a, draw.scheme, clusters.n_clusters > 0,
                               n_positive + n_negative)  # fmt: skip
-    classes = _Classes(n_positive, n_negative, block_positives)
+    classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     buffers = _buffers(clusters.n_clusters)
     sums_a = _sums(0)
     lanes = np.zeros(n * LANES, dtype=np.uint8)
@@ -353,7 +353,8 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     """
     n_positive, n_negative, block_positives = _class_counts(a)
     saturated_b = np.zeros(out_b.shape[0], dtype=np.bool_)
-    arguments = (a, b, a_position_of_b, clusters, options, draw, DRAWN, out_a, out_b,
+    arguments = (a, b, a_position_of_b, clusters, options, with_binomial(draw, a, clusters),
+                 DRAWN, out_a, out_b,
                  saturated_b, n_positive, n_negative, block_positives)  # fmt: skip
     run_workers(_lane_batches, arguments, n_workers)
     redone = np.flatnonzero(saturated_b)

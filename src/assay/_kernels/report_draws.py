@@ -51,7 +51,7 @@ from assay._kernels.bands import (
 from assay._kernels.bands import _P as _CURVE_P
 from assay._kernels.bands import _Q as _CURVE_Q
 from assay._kernels.bands import _TP as _CURVE_TP
-from assay._kernels.draws import _BLOCK, draw_block, draws_left
+from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
 from assay._kernels.paired import _BYTE, _SATURATED, LANES
 from assay._kernels.streaming import (
     _FP,
@@ -233,7 +233,7 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
     count = out_a.shape[0]
     n_batches = (count + LANES - 1) // LANES
     small = _small(draw.scheme, False, n_positive + n_negative)
-    classes = _Classes(n_positive, n_negative, block_positives)
+    classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     buffers = _buffers(0)
     sums_a = _sums(0)
     lanes = np.zeros(n * LANES, dtype=np.uint8)
@@ -340,7 +340,7 @@ def _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, 
     a byte): its joint cells, both models' curves and model B's ROC AUC."""
     n = a.is_positive.shape[0]
     small = _small(draw.scheme, False, n_positive + n_negative)
-    classes = _Classes(n_positive, n_negative, block_positives)
+    classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     sums_a = _sums(0)
     sums_b = _sums(0)
     running = np.zeros(_N_SLOTS, dtype=np.int64)
@@ -387,6 +387,7 @@ def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, gri
     number.
     """
     n_positive, n_negative, block_positives = _class_counts(a)
+    draw = with_binomial(draw, a, clusters)
     saturated = np.zeros(outs.roc_auc_a.shape[0], dtype=np.bool_)
     arguments = (a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, saturated,
                  n_positive, n_negative, block_positives)  # fmt: skip

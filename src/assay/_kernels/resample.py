@@ -50,12 +50,15 @@ class Draw(NamedTuple):
     ``scheme``: MULTINOMIAL, STRATIFIED or POISSON for a bootstrap, PERMUTATION for a
     permutation test; ``seed``: the uint64 master seed; replicates ``first_replicate,
     first_replicate + 1, ...`` fill the output in order, replicate ``r`` from the stream
-    ``stream(seed, r)``.
+    ``stream(seed, r)``.  ``binomial``: the conditional binomial sampler of a streamed
+    replicate's blocks, which its kernel's wrapper sets
+    (:func:`assay._kernels.draws.with_binomial`); other kernels leave it None.
     """
 
     scheme: Scheme
     seed: np.uint64
     first_replicate: int
+    binomial: Any = None
 
 
 class Strata(NamedTuple):

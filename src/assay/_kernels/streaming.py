@@ -36,7 +36,7 @@ from numba.extending import overload
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
 from assay._kernels._rng import score_key, stream
-from assay._kernels.draws import _BLOCK, draw_block, draws_left
+from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
 from assay._kernels.resample import POISSON, _rows_multinomial
@@ -143,11 +143,12 @@ class _Buffers(NamedTuple):
 
 
 class _Classes(NamedTuple):
-    """Rows of each class, and positive atoms in each block (stratified draws)."""
+    """Rows of each class, positive atoms in each block, the blocks' binomial sampler."""
 
     n_positive: int
     n_negative: int
     block_positives: np.ndarray
+    binomial: object
 
 
 class Counting(NamedTuple):
@@ -495,7 +496,7 @@ def _ranking_replicates(atoms, clusters, options, draw, counting, out, n_positiv
     ``n_positive``, ``n_negative``, ``block_positives``: :func:`_class_counts`; ``m``:
     the tie groups a recording scan records (:func:`count_groups`; 0 for a one-pass
     scan)."""
-    replicate_classes = _Classes(n_positive, n_negative, block_positives)
+    replicate_classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     buffers = _buffers(clusters.n_clusters)
     sums = _sums(m)
     for r in range(worker, out.shape[0], n_workers):
@@ -521,8 +522,8 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     """
     n_positive, n_negative, block_positives = _class_counts(atoms)
     m = count_groups(atoms.continues) if scan_records(options) else 0
-    arguments = (atoms, clusters, options, draw, DRAWN, out, n_positive, n_negative,
-                 block_positives, m)  # fmt: skip
+    arguments = (atoms, clusters, options, with_binomial(draw, atoms, clusters), DRAWN, out,
+                 n_positive, n_negative, block_positives, m)  # fmt: skip
     run_workers(_ranking_replicates, arguments, n_workers)
 
 
@@ -530,17 +531,17 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
 def _traced_replicate(atoms, clusters, options, draw, n_positive, n_negative, block_positives):
     m = count_groups(atoms.continues) if scan_records(options) else 0
     trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
-    result, _ = _replicate(
-        atoms, clusters, options, draw.scheme, _Classes(n_positive, n_negative, block_positives),
-        stream(draw.seed, np.uint64(draw.first_replicate)), _buffers(clusters.n_clusters),
-        _sums(m), trace, Counting(False, False, False),
-    )  # fmt: skip
+    classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
+    result, _ = _replicate(atoms, clusters, options, draw.scheme, classes,
+                           stream(draw.seed, np.uint64(draw.first_replicate)),
+                           _buffers(clusters.n_clusters), _sums(m), trace, DRAWN)  # fmt: skip
     return result, trace
 
 
 def traced_replicate(atoms, clusters, options, draw):
     """Replicate ``draw.first_replicate`` of :func:`bootstrap_ranking` with every atom's
     count (for tests): ``(value, counts)``."""
+    draw = with_binomial(draw, atoms, clusters)
     return _traced_replicate(atoms, clusters, options, draw, *_class_counts(atoms))
 
 
@@ -551,7 +552,7 @@ def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, counting,
     """Replicates ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_ranking`
     (``counting``: :class:`Counting`)."""
     n = a.is_positive.shape[0]
-    replicate_classes = _Classes(n_positive, n_negative, block_positives)
+    replicate_classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     buffers = _buffers(clusters.n_clusters)
     sums_a = _sums(m_a)
     sums_b = _sums(m_b)
@@ -585,6 +586,7 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     counts in its own order.  ``clusters`` is in A's order.  ``n_workers``: as in
     :func:`bootstrap_ranking` (one: the serial kernel).
     """
+    draw = with_binomial(draw, a, clusters)
     run_workers(_paired_replicates, _paired_arguments(a, b, a_position_of_b, clusters, options,
                 draw, DRAWN, out_a, out_b), n_workers)  # fmt: skip
 
