@@ -12,9 +12,6 @@ block (exact, whatever the block size):
   separately;
 * clusters: the drawn count of the atom's cluster (a multinomial over the clusters first);
 * tie cells of several rows: conditional binomials per atom;
-* the conditional binomials are drawn by the sampler the replicate's kernel is given
-  (:func:`binomial_for`): one kernel serves both samplers, and data that never draw one
-  (a block of atoms of one row each) never wait for the exact sampler to compile;
 * Poisson: one Poisson(m) count per cell of m alike rows, drawn from the cell's own keyed
   stream ``keyed_stream(stream(seed, r), key)`` (:mod:`assay._kernels._rng`).  Unweighted
   rows with one score and one class are alike (a sum of m independent Poisson(1) counts
@@ -25,7 +22,10 @@ block (exact, whatever the block size):
   input.
 
 :func:`draw_block` is the one block draw; the scheme's draw is chosen when the replicate
-compiles (:func:`scheme_block`).
+compiles (:func:`scheme_block`).  The conditional binomials are drawn by the sampler the
+replicate's kernel is given (:func:`binomial_for`): one compiled kernel serves the exact
+sampler and no sampler, and a replicate that draws none (one block of atoms of one row
+each, Poisson, whole clusters) never waits for the exact sampler to compile.
 """
 
 from __future__ import annotations

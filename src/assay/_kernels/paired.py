@@ -353,8 +353,8 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     """
     n_positive, n_negative, block_positives = _class_counts(a)
     saturated_b = np.zeros(out_b.shape[0], dtype=np.bool_)
-    arguments = (a, b, a_position_of_b, clusters, options, with_binomial(draw, a, clusters),
-                 DRAWN, out_a, out_b,
+    draw = with_binomial(draw, a, clusters)
+    arguments = (a, b, a_position_of_b, clusters, options, draw, DRAWN, out_a, out_b,
                  saturated_b, n_positive, n_negative, block_positives)  # fmt: skip
     run_workers(_lane_batches, arguments, n_workers)
     redone = np.flatnonzero(saturated_b)
