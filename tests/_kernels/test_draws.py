@@ -57,7 +57,7 @@ def _same(first, second) -> bool:
     clustered=st.booleans(),
     ties=st.booleans(),
 )
-def test_a_replicate_given_the_small_sampler_never_draws_a_binomial(
+def test_a_small_replicate_given_no_sampler_draws_as_with_the_exact_one(
     data, scheme, clustered, ties
 ) -> None:
     """Small data (one block, rows too few for tie cells), any scheme, weights, ties,
