@@ -6,7 +6,9 @@ in proportion to their number (docs/performance.md).  These tests name what a sm
 must not compile: a sort with a payload (only the weighted ranking sort has one; an order
 is a sort of packed words, and a small order is NumPy's argsort, which compiles nothing),
 the small helpers of a streamed replicate
-(inlined into the kernels that call them), without clusters, the draw of clusters, and
+(inlined into the kernels that call them), without clusters, the draw of clusters, for a
+bootstrap's or a comparison's replicates any NumPy allocation (their buffers and the
+merged atoms are allocated in Python and given to the kernels), and
 for the estimates of a bootstrap or a comparison and a permutation test's statistic, the
 plain metric's scan; the estimates of a bootstrap and of a comparison are computed by the
 kernel of their replicates, compiled once; and a replicate of one block of atoms, which
@@ -49,7 +51,14 @@ _SMALL_ORDER = {"row_words", "rows_of_sorted_words", "order_words_by_keys", "sor
 # the plain metric's scan (either direction)
 _PLAIN_SCANS = {"scan_merged_forward", "scan_merged_backward"}
 # and, without clusters, the multinomial draw over the clusters
-_REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_buffers", "_sums", "_rows_multinomial"}
+_REPLICATE_HELPERS = {"_small", "_exactness", "_start", "_rows_multinomial"}
+# the replicates' buffers and the merged atoms are allocated in NumPy, not in the kernels
+_ALLOCATIONS = {
+    "ol_np_empty.<locals>.impl",
+    "ol_np_zeros.<locals>.impl",
+    "ol_array_zero_fill.<locals>.impl",
+    "_ol_array_allocate.<locals>.impl",
+}
 # a replicate over one block of atoms of one row each takes all its draws in that block
 _BINOMIAL = {"binomial", "_binomial_btrd", "_binomial_inversion", "_binomial_log_ratio"}
 
@@ -62,12 +71,12 @@ _BINOMIAL = {"binomial", "_binomial_btrd", "_binomial_inversion", "_binomial_log
         # no kernel of its own
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1)",
-            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL,
+            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL | _ALLOCATIONS,
             "_ranking_replicates",
         ),
         (
             "assay.bootstrap(assay.roc_auc_score, y, s, n_resamples=20, rng=1, stratify=True)",
-            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL,
+            _REPLICATE_HELPERS | _PLAIN_SCANS | _BINOMIAL | _ALLOCATIONS,
             "_ranking_replicates",
         ),
         # the observed statistic is the permutations' scan of the sorted rows
@@ -78,7 +87,12 @@ _BINOMIAL = {"binomial", "_binomial_btrd", "_binomial_inversion", "_binomial_log
         ),
         (
             "assay.compare(assay.roc_auc_score, y, s, s2, n_resamples=20, rng=1)",
-            _PAYLOAD_SORTS | _REPLICATE_HELPERS | _SMALL_ORDER | _PLAIN_SCANS | _BINOMIAL,
+            _PAYLOAD_SORTS
+            | _REPLICATE_HELPERS
+            | _SMALL_ORDER
+            | _PLAIN_SCANS
+            | _BINOMIAL
+            | _ALLOCATIONS,
             "_paired_replicates",
         ),
         # more rows than LANES_MIN_ATOMS: the replicates and the estimates in lanes of

@@ -32,12 +32,15 @@ def _plan(y, s, weight, scheme, clusters=None):
 def _traces(plan, scheme, sampler, options=None, replicates=range(4)):
     """Every atom's count in each replicate, drawn with ``sampler`` given explicitly."""
     atoms = plan.atoms
+    options = options or RocAuc()
     classes = streaming._class_counts(atoms)
+    scratch = streaming._ranking_scratch(atoms, plan.clusters, options)
     found = []
     for r in replicates:
         draw = resample.Draw(scheme, np.uint64(20261128), r, sampler)
-        value, trace = streaming._traced_replicate(
-            atoms, plan.clusters, options or RocAuc(), draw, *classes
+        trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
+        value = streaming._traced_replicate(
+            atoms, plan.clusters, options, draw, *classes, *scratch(), trace
         )
         found.append((value, trace))
     return found

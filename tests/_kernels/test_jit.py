@@ -3,13 +3,17 @@ cached kernels are dropped."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 
+import numba
+import numpy as np
 import pytest
+from numba.core import event
 
 from assay import CompilationCacheWarning
-from assay._kernels import _cache, _jit, pieces
+from assay._kernels import _cache, _jit, atoms, pieces
 from assay._kernels import resample as resample_kernels
 
 jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -78,3 +82,70 @@ def test_cached_kernels_are_dropped_when_any_kernel_source_changes(tmp_path, mon
     (elsewhere / "c.py").write_text("z = 4\n")  # a module next to the cached one changed
     _cache.drop_stale_cache(tmp_path / "cache of elsewhere", elsewhere)
     assert not (tmp_path / "cache of elsewhere" / "c.f-1.py311.nbi").exists()
+
+
+class _CollectorDuringCompilation(event.Listener):
+    """Whether the collector was on when each compilation started (registered after
+    assay's listener, so it sees the state assay's listener left)."""
+
+    def __init__(self) -> None:
+        self.enabled_at_start: list[tuple[str, bool]] = []
+
+    def on_start(self, event_) -> None:
+        dispatcher = event_.data["dispatcher"]
+        self.enabled_at_start.append((dispatcher.py_func.__module__, gc.isenabled()))
+
+    def on_end(self, event_) -> None:
+        pass
+
+
+@pytest.fixture
+def collector_during_compilation():
+    listener = _CollectorDuringCompilation()
+    event.register("numba:compile", listener)
+    was_enabled = gc.isenabled()
+    try:
+        yield listener
+    finally:
+        event.unregister("numba:compile", listener)
+        if was_enabled:
+            gc.enable()
+
+
+def _not_assay(continues):
+    return continues.sum()
+
+
+@pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_the_collector_is_paused_while_an_assay_kernel_compiles(collector_during_compilation):
+    continues = np.array([True, False, True, False, False])
+    gc.enable()
+    kernel = numba.njit(atoms.count_groups.py_func)  # new: compiled now
+    assert kernel(continues) == 3
+    assert collector_during_compilation.enabled_at_start[0] == ("assay._kernels.atoms", False)
+    assert gc.isenabled()  # on again once compiled
+    assert _jit.COLLECTOR_PAUSE._depth == 0
+    # another library's (or the host's) compilation is left alone
+    collector_during_compilation.enabled_at_start.clear()
+    assert numba.njit(_not_assay)(continues) == 2
+    assert collector_during_compilation.enabled_at_start[0] == (__name__, True)
+
+
+@pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_a_failed_compilation_turns_the_collector_on_again(collector_during_compilation):
+    gc.enable()
+    kernel = numba.njit(atoms.count_groups.py_func)
+    with pytest.raises(numba.core.errors.TypingError):
+        kernel("not an array")
+    assert collector_during_compilation.enabled_at_start[0][1] is False
+    assert gc.isenabled()
+    assert _jit.COLLECTOR_PAUSE._depth == 0
+
+
+@pytest.mark.skipif(jit_disabled, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_a_collector_the_host_turned_off_stays_off(collector_during_compilation):
+    gc.disable()
+    kernel = numba.njit(atoms.count_groups.py_func)
+    assert kernel(np.array([False, False])) == 2
+    assert collector_during_compilation.enabled_at_start[0][1] is False
+    assert not gc.isenabled()  # the host's choice

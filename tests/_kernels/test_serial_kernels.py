@@ -129,9 +129,9 @@ def test_a_small_call_runs_one_worker_and_a_large_one_several(monkeypatch):
     y, scores, other = _scores(tied=False)
     calls = []
 
-    def spy(kernel, arguments, workers):
+    def spy(kernel, arguments, workers, *scratch):
         calls.append((kernel.__name__, workers))
-        return _jit.run_workers(kernel, arguments, workers)
+        return _jit.run_workers(kernel, arguments, workers, *scratch)
 
     for module in (streaming, paired):
         monkeypatch.setattr(module, "run_workers", spy)

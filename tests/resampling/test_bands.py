@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import assay
 from assay import reference
 from assay._kernels import bands, resample, streaming
+from assay._kernels.atoms import merge_atoms
 from assay._kernels.scans.roc_auc import RocAuc
 from assay.metrics._sorted import sort_scores
 from assay.resampling._bands import curve_bands, sup_t_critical_value
@@ -46,7 +47,7 @@ NO_GRID = np.empty(0)
 def merged_rows(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's atoms, and the row of the data each atom stands for."""
     data = sort_scores(y == 1, s, None, group_ties=False)
-    is_positive, continues, _ = streaming.merge_atoms(*data.kernel_arguments)
+    is_positive, continues, _ = merge_atoms(*data.kernel_arguments)
     order = np.lexsort((~(y == 1), -s))  # decreasing score; within a tie, positives first
     return is_positive, continues, order
 

@@ -17,6 +17,10 @@ Every kernel in :mod:`assay._kernels` is decorated with :func:`jit` (or
 Kernels never call ``numba.get_num_threads()`` internally: Numba silently refuses to
 cache such functions.  Thread counts are passed in as arguments.
 
+While Numba compiles an assay kernel, Python's cyclic garbage collector is paused
+(:class:`_CollectorPause`): its full collections would walk every object of the process
+again and again while the compiler's objects pile up.
+
 Threading layer
 ---------------
 Numba runs the ``prange`` loops of parallel kernels on one of three thread pools, chosen
@@ -50,6 +54,7 @@ from __future__ import annotations
 import contextvars
 import ctypes
 import functools
+import gc
 import os
 import site
 import sys
@@ -60,6 +65,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
+from numba.core import event as numba_event
 
 from assay._kernels._cache import (
     cache_is_usable,
@@ -218,6 +224,58 @@ def _fresh_lock_after_fork() -> None:
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_fresh_lock_after_fork)
 
+# -- the collector while a kernel compiles -----------------------------------------------
+
+
+class _CollectorPause(numba_event.Listener):
+    """Pauses Python's cyclic garbage collector while Numba compiles an assay kernel.
+
+    Compiling a kernel creates some hundred thousand Python objects that outlive it
+    (Numba's types, typing caches, compiled libraries).  The collector counts them and
+    runs full collections while they pile up, each one walking every object of the
+    process; in a process that holds pandas and scikit-learn that is 0.2 to 0.3 s of a
+    cold ``compare`` (docs/performance.md).  The pause lasts from the start of the
+    outermost compilation of an assay kernel (Numba's ``"numba:compile"`` event, its
+    nested compilations included) to its end, also when it fails; objects left unreachable
+    meanwhile are collected by the next collection after it.  A collector the host
+    process turned off stays off; ``gc.collect()`` still works during the pause.  Numba
+    emits these events under its compiler lock, one compilation at a time; the lock here
+    only guards the count.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0  # compilations open inside the outermost assay kernel's
+        self._paused = False  # whether this listener turned the collector off
+
+    def on_start(self, event: Any) -> None:
+        with self._lock:
+            if self._depth == 0:
+                dispatcher = (event.data or {}).get("dispatcher")
+                module = getattr(getattr(dispatcher, "py_func", None), "__module__", None)
+                if not str(module).startswith("assay."):
+                    return  # not assay's: the host's own compilations are left alone
+                self._paused = gc.isenabled()
+                if self._paused:
+                    gc.disable()
+            self._depth += 1
+
+    def on_end(self, event: Any) -> None:
+        with self._lock:
+            if self._depth == 0:
+                return
+            self._depth -= 1
+            if self._depth == 0 and self._paused:
+                self._paused = False
+                gc.enable()
+
+
+_reloaded_pause = globals().get("COLLECTOR_PAUSE")
+if _reloaded_pause is not None:  # this module reloaded: one listener, not two
+    numba_event.unregister("numba:compile", _reloaded_pause)
+COLLECTOR_PAUSE = _CollectorPause()
+numba_event.register("numba:compile", COLLECTOR_PAUSE)
+
 # -- the decorators ----------------------------------------------------------------------
 
 _OPTIONS: dict[str, Any] = {
@@ -313,10 +371,16 @@ that a second thread saved less than that load and start cost a new process
 start; the threshold is kept."""
 
 
-def run_workers(kernel: Callable[..., Any], arguments: tuple[Any, ...], workers: int) -> None:
-    """``kernel(*arguments, worker, workers)`` for every ``worker < workers``, each on a
-    Python thread of its own (worker 0 on the calling one); an exception in any is raised
-    here.
+def run_workers(
+    kernel: Callable[..., Any],
+    arguments: tuple[Any, ...],
+    workers: int,
+    scratch: Callable[[], tuple[Any, ...]] | None = None,
+) -> None:
+    """``kernel(*arguments, *scratch(), worker, workers)`` for every ``worker < workers``,
+    each on a Python thread of its own (worker 0 on the calling one); an exception in any
+    is raised here.  ``scratch`` allocates one thread's own buffers (none without it): a
+    kernel given its buffers compiles no allocation.
 
     ``kernel`` is a serial kernel that computes one thread's share of a resampling call
     (the replicates ``worker, worker + workers, ...``); it releases the GIL (``nogil``),
@@ -333,7 +397,7 @@ def run_workers(kernel: Callable[..., Any], arguments: tuple[Any, ...], workers:
 
     def share(worker: int) -> None:
         try:
-            kernel(*arguments, worker, workers)
+            kernel(*arguments, *(scratch() if scratch else ()), worker, workers)
         except BaseException as error:  # re-raised in the calling thread
             errors.append(error)
 

@@ -1,6 +1,6 @@
 """Bootstrap replicates of the ROC and precision-recall curves at fixed grids.
 
-The once-sorted rows are the merged atoms of :func:`assay._kernels.streaming.merge_atoms`
+The once-sorted rows are the merged atoms of :func:`assay._kernels.atoms.merge_atoms`
 (one row per atom, in decreasing score order, ``continues`` marking ties).  A replicate
 draws its counts block by block exactly as the stratified streaming bootstrap does (the
 same stream, the same block totals, the same uniform indices: the class sizes stay

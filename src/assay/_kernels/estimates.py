@@ -15,17 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from assay._kernels.draws import NO_BINOMIAL
-from assay._kernels.paired import _lane_batches
+from assay._kernels.paired import _lane_batches, lanes_scratch
 from assay._kernels.pieces import EXACT_LIMIT, FLOAT_EXACT_LIMIT
 from assay._kernels.resample import Draw
-from assay._kernels.scans import scan_records
 from assay._kernels.streaming import (
     Counting,
     _class_counts,
     _paired_arguments,
     _paired_replicates,
     _ranking_replicates,
-    count_groups,
+    _ranking_scratch,
 )
 
 
@@ -49,11 +48,11 @@ def folded_estimate(atoms, clusters, options, scheme):
     context is chosen as the plain scan's (:func:`_data_counting`).
     """
     n_positive, n_negative, block_positives = _class_counts(atoms)
-    m = count_groups(atoms.continues) if scan_records(options) else 0
     out = np.empty(1, dtype=np.float64)
     _ranking_replicates(atoms, clusters, options, Draw(scheme, np.uint64(0), 0, NO_BINOMIAL),
                         _data_counting(atoms, n_positive, n_negative), out, n_positive, n_negative,
-                        block_positives, m, 0, 1)  # fmt: skip
+                        block_positives, *_ranking_scratch(atoms, clusters, options)(), 0,
+                        1)  # fmt: skip
     return out[0]
 
 
@@ -71,9 +70,10 @@ def paired_folded_estimates(a, b, a_position_of_b, clusters, options, scheme, la
     if lanes:
         saturated_b = np.zeros(1, dtype=np.bool_)  # a count of one fits in a byte
         _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
-                      saturated_b, n_positive, n_negative, block_positives, 0, 1)  # fmt: skip
+                      saturated_b, n_positive, n_negative, block_positives,
+                      *lanes_scratch(clusters)(), 0, 1)  # fmt: skip
     else:
-        arguments = _paired_arguments(a, b, a_position_of_b, clusters, options, draw, counting,
-                                      out_a, out_b)  # fmt: skip
-        _paired_replicates(*arguments, 0, 1)
+        arguments, scratch = _paired_arguments(a, b, a_position_of_b, clusters, options, draw,
+                                               counting, out_a, out_b)  # fmt: skip
+        _paired_replicates(*arguments, *scratch(), 0, 1)
     return out_a[0], out_b[0]

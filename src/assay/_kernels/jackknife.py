@@ -11,20 +11,20 @@ import numpy as np
 from numba import prange
 
 from assay._kernels._jit import jit, jit_parallel
+from assay._kernels.atoms import count_groups
 from assay._kernels.scans import scan_records
 from assay._kernels.scans.roc_auc import RocAuc, group_placements
 from assay._kernels.streaming import (
     _FP,
     _TP,
     _start,
-    _sums,
-    count_groups,
+    _Sums,
     finish_counts,
     fold_counts,
+    new_sums,
 )
 
 
-@jit
 def auc_jackknife(atoms):
     """Leave-one-out ROC AUC of every atom's rows, in closed form from the placements.
 
@@ -35,6 +35,11 @@ def auc_jackknife(atoms):
     scan, the placements from :func:`assay._kernels.scans.roc_auc.group_placements`.
     Returns ``(values, counts)``: one value per atom and the number of rows it stands for.
     """
+    return _auc_jackknife(atoms, new_sums(0))
+
+
+@jit
+def _auc_jackknife(atoms, sums):
     is_positive = atoms.is_positive
     continues = atoms.continues
     value = atoms.value
@@ -42,7 +47,6 @@ def auc_jackknife(atoms):
     weighted = atoms.weighted
     n = is_positive.shape[0]
     options = RocAuc()
-    sums = _sums(0)
     context, scan_state = _start(options, not weighted, np.bool_(False), sums)
     ones = np.ones(n, dtype=np.int64)
     # a typed number, not a literal: a literal argument compiles its own specialisation
@@ -88,14 +92,16 @@ def auc_jackknife(atoms):
 
 
 @jit
-def _grouped_values(atoms, groups, options, out, m, worker, n_workers):
+def _grouped_values(atoms, groups, options, out, sums_of_workers, worker, n_workers):
     """Groups ``worker, worker + n_workers, ...`` of :func:`grouped_jackknife` (one
-    thread's share; its buffers and scan context are made here, in a serial kernel: a
-    named tuple made inside a ``prange`` loop cannot be compiled)."""
+    thread's share; its sums, row ``worker`` of ``sums_of_workers``, and its scan context
+    are made here, in a serial kernel: a named tuple made inside a ``prange`` loop cannot
+    be compiled)."""
     n = atoms.is_positive.shape[0]
     n_groups = groups.n_clusters
     counts = np.empty(n, dtype=np.int64)
-    sums = _sums(m)
+    running, recorded_p, recorded_q = sums_of_workers
+    sums = _Sums(running[worker], recorded_p[worker], recorded_q[worker])
     for g in range(worker, n_groups, n_workers):
         for k in range(n):
             if atoms.cells:
@@ -110,7 +116,6 @@ def _grouped_values(atoms, groups, options, out, m, worker, n_workers):
         out[g] = finish_counts(options, context, scan_state, sums)
 
 
-@jit_parallel
 def grouped_jackknife(atoms, groups, options, out, n_workers):
     """Delete-a-group jackknife: ``out[g]`` is the metric without the rows of group ``g``.
 
@@ -119,6 +124,14 @@ def grouped_jackknife(atoms, groups, options, out, n_workers):
     even share of its rows to every group.  For BCa where no closed form exists.
     """
     m = count_groups(atoms.continues) if scan_records(options) else 0
+    sums_of_workers = tuple(np.stack(arrays) for arrays in zip(
+        *(new_sums(m) for _ in range(n_workers)), strict=True))  # fmt: skip
+    _grouped_jackknife(atoms, groups, options, out, sums_of_workers, n_workers)
+
+
+@jit_parallel
+def _grouped_jackknife(atoms, groups, options, out, sums_of_workers, n_workers):
     # ``np.int64(worker)``: one type of the index in the kernel and in the threads' function
     for worker in prange(n_workers):
-        _grouped_values(atoms, groups, options, out, m, np.int64(worker), n_workers)
+        _grouped_values(atoms, groups, options, out, sums_of_workers, np.int64(worker),
+                        n_workers)  # fmt: skip

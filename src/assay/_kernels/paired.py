@@ -36,15 +36,15 @@ from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
 from assay._kernels.pieces import scan
 from assay._kernels.streaming import (
     DRAWN,
-    _buffers,
     _class_counts,
     _Classes,
     _exactness,
     _start,
-    _sums,
     draw_clusters,
     finish_counts,
     fold_counts,
+    new_buffers,
+    new_sums,
     paired_bootstrap_ranking,
 )
 
@@ -277,8 +277,8 @@ def _lane_replicate(atoms, clusters, options, scheme, classes, state, buffers, s
 
 @jit
 def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
-                  saturated_b, n_positive, n_negative, block_positives, worker,
-                  n_workers):  # fmt: skip
+                  saturated_b, n_positive, n_negative, block_positives, buffers, sums_a,
+                  sums_b, worker, n_workers):  # fmt: skip
     """Batches ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_lanes`: one
     thread's share (all of them for worker 0 of 1).  A replicate whose counts did not fit
     in bytes gets no value of B here: ``saturated_b[r]`` is set instead.  ``counting``:
@@ -290,13 +290,10 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_
     exact, small = _exactness(counting, a, draw.scheme, clusters.n_clusters > 0,
                               n_positive + n_negative)  # fmt: skip
     classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
-    buffers = _buffers(clusters.n_clusters)
-    sums_a = _sums(0)
     lanes = np.zeros(n * LANES, dtype=np.uint8)
     words = lanes.view(np.uint64)
     gathered = np.empty(_BLOCK, dtype=np.uint64)
     block = np.empty(_BLOCK, dtype=np.int64)
-    sums_b = [_sums(0) for _ in range(LANES)]
     context, empty_state = _start(options, exact, small, sums_a)
     states_b = [empty_state for _ in range(LANES)]
     saturated = np.zeros(LANES, dtype=np.bool_)
@@ -333,6 +330,13 @@ def _lane_batches(a, b, a_position_of_b, clusters, options, draw, counting, out_
                                                     sums_b[lane])  # fmt: skip
 
 
+def lanes_scratch(clusters):
+    """The function that allocates a thread's buffers for :func:`_lane_batches` (model
+    A's block buffers and sums, and the sums of model B in each of the ``LANES``)."""
+    return lambda: (new_buffers(clusters.n_clusters), new_sums(0),
+                    tuple(new_sums(0) for _ in range(LANES)))  # fmt: skip
+
+
 def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a, out_b,
                            n_workers):  # fmt: skip
     """:func:`assay._kernels.streaming.paired_bootstrap_ranking` (the same values),
@@ -356,7 +360,7 @@ def paired_bootstrap_lanes(a, b, a_position_of_b, clusters, options, draw, out_a
     draw = with_binomial(draw, a, clusters)
     arguments = (a, b, a_position_of_b, clusters, options, draw, DRAWN, out_a, out_b,
                  saturated_b, n_positive, n_negative, block_positives)  # fmt: skip
-    run_workers(_lane_batches, arguments, n_workers)
+    run_workers(_lane_batches, arguments, n_workers, lanes_scratch(clusters))
     redone = np.flatnonzero(saturated_b)
     # each run of consecutive saturated replicates at once, on all the workers
     for run in np.split(redone, np.flatnonzero(np.diff(redone) > 1) + 1) if redone.size else ():

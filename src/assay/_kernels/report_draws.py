@@ -52,22 +52,22 @@ from assay._kernels.bands import _P as _CURVE_P
 from assay._kernels.bands import _Q as _CURVE_Q
 from assay._kernels.bands import _TP as _CURVE_TP
 from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
-from assay._kernels.paired import _BYTE, _SATURATED, LANES
+from assay._kernels.paired import _BYTE, _SATURATED, LANES, lanes_scratch
 from assay._kernels.streaming import (
     _FP,
     _P,
     _Q,
     _TP,
     Counting,
-    _buffers,
     _class_counts,
     _Classes,
     _replicate,
     _small,
     _start,
-    _sums,
     finish_counts,
     fold_counts,
+    new_buffers,
+    new_sums,
 )
 
 
@@ -222,7 +222,8 @@ def _curves_of_counts(atoms, counts, n_positive, n_negative, grids, running, roc
 
 @jit
 def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, saturated_out,
-             n_positive, n_negative, block_positives, worker, n_workers):  # fmt: skip
+             n_positive, n_negative, block_positives, buffers, sums_a, sums_b, worker,
+             n_workers):  # fmt: skip
     """Batches ``worker, worker + n_workers, ...`` of :func:`report_replicates`.  A
     replicate whose counts did not fit in bytes is flagged in ``saturated_out`` and left
     to :func:`_redone` (its A's ROC AUC is already right)."""
@@ -234,13 +235,10 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
     n_batches = (count + LANES - 1) // LANES
     small = _small(draw.scheme, False, n_positive + n_negative)
     classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
-    buffers = _buffers(0)
-    sums_a = _sums(0)
     lanes = np.zeros(n * LANES, dtype=np.uint8)
     words = lanes.view(np.uint64)
     gathered = np.empty(_BLOCK, dtype=np.uint64)
     block = np.empty(_BLOCK, dtype=np.int64)
-    sums_b = [_sums(0) for _ in range(LANES)]
     context, empty_state = _start(options, True, small, sums_a)
     states_b = [empty_state for _ in range(LANES)]
     saturated = np.zeros(LANES, dtype=np.bool_)
@@ -335,18 +333,16 @@ def _batches(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs,
 
 @jit
 def _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-            n_negative, block_positives, r):  # fmt: skip
+            n_negative, block_positives, buffers, sums_a, sums_b, r):  # fmt: skip
     """Replicate ``r`` of :func:`_batches` from its int64 counts (a count did not fit in
     a byte): its joint cells, both models' curves and model B's ROC AUC."""
     n = a.is_positive.shape[0]
     small = _small(draw.scheme, False, n_positive + n_negative)
     classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
-    sums_a = _sums(0)
-    sums_b = _sums(0)
     running = np.zeros(_N_SLOTS, dtype=np.int64)
     full = np.zeros(n, dtype=np.int64)
     state = stream(draw.seed, np.uint64(draw.first_replicate + r))
-    _replicate(a, clusters, options, draw.scheme, classes, state, _buffers(0), sums_a, full,
+    _replicate(a, clusters, options, draw.scheme, classes, state, buffers, sums_a, full,
                Counting(False, False, False))  # fmt: skip
     if codes.shape[0] > 0:  # the bytes were not the counts
         _cells_of_counts(full, codes, outs.cells[r])
@@ -391,7 +387,8 @@ def report_replicates(a, b, a_position_of_b, clusters, codes, options, draw, gri
     saturated = np.zeros(outs.roc_auc_a.shape[0], dtype=np.bool_)
     arguments = (a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, saturated,
                  n_positive, n_negative, block_positives)  # fmt: skip
-    run_workers(_batches, arguments, n_workers)
+    run_workers(_batches, arguments, n_workers, lanes_scratch(clusters))
     for r in np.flatnonzero(saturated):  # compiled only for a draw that needs it
         _redone(a, b, a_position_of_b, clusters, codes, options, draw, grids, outs, n_positive,
-                n_negative, block_positives, int(r))  # fmt: skip
+                n_negative, block_positives, new_buffers(0), new_sums(0), new_sums(0),
+                int(r))  # fmt: skip

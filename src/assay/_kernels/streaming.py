@@ -35,7 +35,8 @@ from numba.extending import overload
 
 from assay._kernels._arrays import copy_into
 from assay._kernels._jit import OVERLOAD_OPTIONS, jit, jit_inline, run_workers
-from assay._kernels._rng import score_key, stream
+from assay._kernels._rng import stream
+from assay._kernels.atoms import count_groups
 from assay._kernels.draws import _BLOCK, draw_block, draws_left, with_binomial
 from assay._kernels.draws import stratified_block as stratified_block  # bands' draw
 from assay._kernels.pieces import FLOAT_EXACT_LIMIT, scan
@@ -49,12 +50,6 @@ from assay._kernels.scans import (
     scan_records,
     scan_start,
 )
-
-_SIGN = np.uint64(0x8000000000000000)
-# the class tags of the Poisson keys (numpy scalars: a literal 1 or 0 would compile
-# its own specialisation of the key function)
-_POSITIVE_TAG = np.int64(1)
-_NEGATIVE_TAG = np.int64(0)
 
 # slots of a replicate's running sums (kept between blocks)
 _P, _Q, _TP, _FP, _GROUP = range(5)
@@ -164,91 +159,6 @@ class Counting(NamedTuple):
 
 
 DRAWN = Counting(False, False, False)
-
-
-@jit
-def merge_atoms(a, b, wa, wb, use_weights):
-    """Merge two classes' sorted atoms into one order of decreasing score.
-
-    ``a``, ``b``: negated scores of the positive and negative atoms, ascending; ``wa``,
-    ``wb``: their weights or cell sizes (read when ``use_weights``).  Returns
-    ``(is_positive, continues, value)`` where ``continues[k]`` says that atom ``k + 1``
-    has the same score (the tie group goes on).  Within a tie group the positives come
-    first.  The Poisson bootstrap's keys of the atoms are :func:`merged_keys`.
-    """
-    na = a.shape[0]
-    nb = b.shape[0]
-    n = na + nb
-    is_positive = np.empty(n, dtype=np.bool_)
-    continues = np.empty(n, dtype=np.bool_)
-    value = np.empty(n if use_weights else 0, dtype=np.float64)
-    i = 0
-    j = 0
-    previous = 0.0
-    for k in range(n):
-        if i < na and (j >= nb or a[i] <= b[j]):
-            is_positive[k] = True
-            score = a[i]
-            if use_weights:
-                value[k] = wa[i]
-            i += 1
-        else:
-            is_positive[k] = False
-            score = b[j]
-            if use_weights:
-                value[k] = wb[j]
-            j += 1
-        if k > 0:
-            continues[k - 1] = score == previous
-        previous = score
-    if n > 0:
-        continues[n - 1] = False
-    return is_positive, continues, value
-
-
-@jit
-def merged_keys(a, b, is_positive):
-    """The key of every atom's (score, class) cell in the merged order of
-    :func:`merge_atoms` (:func:`assay._kernels._rng.score_key` of the score's bits and
-    the class), for the Poisson bootstrap: a kernel of its own, so that the other
-    schemes never compile the keys."""
-    a_bits = a.view(np.uint64)
-    b_bits = b.view(np.uint64)
-    key = np.empty(is_positive.shape[0], dtype=np.uint64)
-    i = 0
-    j = 0
-    for k in range(is_positive.shape[0]):
-        # the bits of the score itself: the negated score's, sign flipped
-        if is_positive[k]:
-            key[k] = score_key(a_bits[i] ^ _SIGN, _POSITIVE_TAG)
-            i += 1
-        else:
-            key[k] = score_key(b_bits[j] ^ _SIGN, _NEGATIVE_TAG)
-            j += 1
-    return key
-
-
-@jit
-def row_keys(first, second, is_positive):
-    """Keys of rows named by two scores and a class (the paired Poisson bootstrap):
-    ``score_key(second, score_key(first, class))`` of each row."""
-    first_bits = first.view(np.uint64)
-    second_bits = second.view(np.uint64)
-    key = np.empty(first.shape[0], dtype=np.uint64)
-    for k in range(first.shape[0]):
-        label = 1 if is_positive[k] else 0
-        key[k] = score_key(second_bits[k], score_key(first_bits[k], label))
-    return key
-
-
-@jit
-def count_groups(continues):
-    """Number of tie groups of the merged order."""
-    groups = 0
-    for k in range(continues.shape[0]):
-        if not continues[k]:
-            groups += 1
-    return groups
 
 
 @jit_inline
@@ -433,7 +343,7 @@ def _replicate(atoms, clusters, options, scheme, classes, state, buffers, sums, 
         state = draw_clusters(clusters, buffers.cluster_counts, state)
     left = draws_left(classes)
     for start in range(0, n, _BLOCK):
-        end = min(start + _BLOCK, n)
+        end = start + _BLOCK if n - start > _BLOCK else n
         counts = buffers.counts[: end - start]
         if data:  # every atom counts the rows it stands for
             for offset in range(end - start):
@@ -469,8 +379,10 @@ def _class_counts(atoms):
     return int(n_positive), int(n_negative), block_positives
 
 
-@jit_inline
-def _buffers(n_clusters):
+def new_buffers(n_clusters):
+    """A replicate's block buffers (:class:`_Buffers`), allocated in NumPy: a kernel given
+    its buffers compiles no allocation of its own (NumPy's ``empty`` and ``zeros`` cost
+    Numba some 0.25 s to compile on a call's first run)."""
     return _Buffers(
         np.empty(_BLOCK, dtype=np.int64),
         np.zeros(_BLOCK + 1, dtype=np.int64),  # + 1: the merge back reads one past the end
@@ -479,8 +391,9 @@ def _buffers(n_clusters):
     )
 
 
-@jit_inline
-def _sums(n_groups):
+def new_sums(n_groups):
+    """A replicate's sums (:class:`_Sums`) for a scan recording ``n_groups`` tie groups
+    (0 for a one-pass scan), allocated in NumPy (see :func:`new_buffers`)."""
     return _Sums(
         np.empty(_N_SLOTS, dtype=np.float64),
         np.empty(n_groups, dtype=np.float64),
@@ -490,15 +403,12 @@ def _sums(n_groups):
 
 @jit
 def _ranking_replicates(atoms, clusters, options, draw, counting, out, n_positive, n_negative,
-                        block_positives, m, worker, n_workers):  # fmt: skip
+                        block_positives, buffers, sums, worker, n_workers):  # fmt: skip
     """Replicates ``worker, worker + n_workers, ...`` of :func:`bootstrap_ranking`: one
     thread's share (all of them for worker 0 of 1).  ``counting``: :class:`Counting`;
-    ``n_positive``, ``n_negative``, ``block_positives``: :func:`_class_counts`; ``m``:
-    the tie groups a recording scan records (:func:`count_groups`; 0 for a one-pass
-    scan)."""
+    ``n_positive``, ``n_negative``, ``block_positives``: :func:`_class_counts`;
+    ``buffers``, ``sums``: the thread's own (:func:`_ranking_scratch`)."""
     replicate_classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
-    buffers = _buffers(clusters.n_clusters)
-    sums = _sums(m)
     for r in range(worker, out.shape[0], n_workers):
         state = stream(draw.seed, np.uint64(draw.first_replicate + r))
         result, _ = _replicate(atoms, clusters, options, draw.scheme, replicate_classes, state,
@@ -520,44 +430,48 @@ def bootstrap_ranking(atoms, clusters, options, draw, out, n_workers):
     alone: :func:`assay._kernels._jit.workers_for`).  Every replicate is computed by the
     same function from its own stream: the values do not depend on ``n_workers``.
     """
-    n_positive, n_negative, block_positives = _class_counts(atoms)
-    m = count_groups(atoms.continues) if scan_records(options) else 0
     arguments = (atoms, clusters, options, with_binomial(draw, atoms, clusters), DRAWN, out,
-                 n_positive, n_negative, block_positives, m)  # fmt: skip
-    run_workers(_ranking_replicates, arguments, n_workers)
+                 *_class_counts(atoms))  # fmt: skip
+    run_workers(_ranking_replicates, arguments, n_workers, _ranking_scratch(atoms, clusters,
+                options))  # fmt: skip
+
+
+def _ranking_scratch(atoms, clusters, options):
+    """The function that allocates a thread's buffers and sums for replicates of
+    ``atoms`` (:func:`new_buffers`, :func:`new_sums`)."""
+    m = count_groups(atoms.continues) if scan_records(options) else 0
+    return lambda: (new_buffers(clusters.n_clusters), new_sums(m))
 
 
 @jit
-def _traced_replicate(atoms, clusters, options, draw, n_positive, n_negative, block_positives):
-    m = count_groups(atoms.continues) if scan_records(options) else 0
-    trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
+def _traced_replicate(atoms, clusters, options, draw, n_positive, n_negative, block_positives,
+                      buffers, sums, trace):  # fmt: skip
     classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
     result, _ = _replicate(atoms, clusters, options, draw.scheme, classes,
-                           stream(draw.seed, np.uint64(draw.first_replicate)),
-                           _buffers(clusters.n_clusters), _sums(m), trace, DRAWN)  # fmt: skip
-    return result, trace
+                           stream(draw.seed, np.uint64(draw.first_replicate)), buffers, sums,
+                           trace, DRAWN)  # fmt: skip
+    return result
 
 
 def traced_replicate(atoms, clusters, options, draw):
     """Replicate ``draw.first_replicate`` of :func:`bootstrap_ranking` with every atom's
     count (for tests): ``(value, counts)``."""
     draw = with_binomial(draw, atoms, clusters)
-    return _traced_replicate(atoms, clusters, options, draw, *_class_counts(atoms))
+    trace = np.zeros(atoms.is_positive.shape[0], dtype=np.int64)
+    value = _traced_replicate(atoms, clusters, options, draw, *_class_counts(atoms),
+                              *_ranking_scratch(atoms, clusters, options)(), trace)  # fmt: skip
+    return value, trace
 
 
 @jit
 def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
-                       n_positive, n_negative, block_positives, m_a, m_b, worker,
-                       n_workers):  # fmt: skip
+                       n_positive, n_negative, block_positives, buffers, sums_a, sums_b,
+                       counts, worker, n_workers):  # fmt: skip
     """Replicates ``worker, worker + n_workers, ...`` of :func:`paired_bootstrap_ranking`
     (``counting``: :class:`Counting`)."""
     n = a.is_positive.shape[0]
     replicate_classes = _Classes(n_positive, n_negative, block_positives, draw.binomial)
-    buffers = _buffers(clusters.n_clusters)
-    sums_a = _sums(m_a)
-    sums_b = _sums(m_b)
-    counts = np.zeros(n, dtype=np.int64)
-    block = np.empty(_BLOCK, dtype=np.int64)
+    block = buffers.counts  # free once model A's replicate is drawn and folded
     exact, small = _exactness(counting, b, draw.scheme, clusters.n_clusters > 0,
                               n_positive + n_negative)  # fmt: skip
     for r in range(worker, out_a.shape[0], n_workers):
@@ -567,7 +481,7 @@ def _paired_replicates(a, b, a_position_of_b, clusters, options, draw, counting,
         out_a[r] = result
         context, scan_state = _start(options, exact, small, sums_b)
         for start in range(0, n, _BLOCK):
-            size = min(_BLOCK, n - start)
+            size = n - start if n - start < _BLOCK else _BLOCK
             for offset in range(size):
                 block[offset] = counts[a_position_of_b[start + offset]]
             scan_state = fold_counts(b, b.weighted, start, block[:size], options, context,
@@ -587,14 +501,24 @@ def paired_bootstrap_ranking(a, b, a_position_of_b, clusters, options, draw, out
     :func:`bootstrap_ranking` (one: the serial kernel).
     """
     draw = with_binomial(draw, a, clusters)
-    run_workers(_paired_replicates, _paired_arguments(a, b, a_position_of_b, clusters, options,
-                draw, DRAWN, out_a, out_b), n_workers)  # fmt: skip
+    arguments, scratch = _paired_arguments(a, b, a_position_of_b, clusters, options, draw, DRAWN,
+                                           out_a, out_b)  # fmt: skip
+    run_workers(_paired_replicates, arguments, n_workers, scratch)
 
 
 def _paired_arguments(a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b):
+    """The arguments of :func:`_paired_replicates` shared by its threads, and the function
+    that allocates one thread's buffers (its arguments after them)."""
     n_positive, n_negative, block_positives = _class_counts(a)
     record = scan_records(options)
     m_a = count_groups(a.continues) if record else 0
     m_b = count_groups(b.continues) if record else 0
-    return (a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b, n_positive,
-            n_negative, block_positives, m_a, m_b)  # fmt: skip
+    n = a.is_positive.shape[0]
+
+    def scratch():
+        return (new_buffers(clusters.n_clusters), new_sums(m_a), new_sums(m_b),
+                np.zeros(n, dtype=np.int64))  # fmt: skip
+
+    arguments = (a, b, a_position_of_b, clusters, options, draw, counting, out_a, out_b,
+                 n_positive, n_negative, block_positives)  # fmt: skip
+    return arguments, scratch

@@ -39,8 +39,8 @@ from dask.delayed import Delayed, delayed
 
 from assay._kernels._jit import jit
 from assay._kernels._rng import keyed_stream, poisson, score_key, stream
+from assay._kernels.atoms import row_keys
 from assay._kernels.pieces import make_context
-from assay._kernels.streaming import row_keys
 from assay.dask import _buckets as buckets
 from assay.dask._graph import RankingJob
 
@@ -102,7 +102,7 @@ def paired_cells(
 ) -> dict[int, Cells]:
     """Every bucket's cells of two models' scores: the rows alike in both scores and the
     class (the single machine's paired Poisson cells, keyed by
-    :func:`assay._kernels.streaming.row_keys` of model A's score, model B's and the
+    :func:`assay._kernels.atoms.row_keys` of model A's score, model B's and the
     class).  ``first`` names the column holding model A's score (``"score"`` in A's
     buckets, ``"other"`` in B's)."""
     second = "other" if first == "score" else "score"

@@ -21,7 +21,7 @@ from assay._kernels import bands as kernels
 from assay._kernels import poisson_bands
 from assay._kernels._cache import user_stacklevel
 from assay._kernels._jit import n_workers, workers_for
-from assay._kernels.streaming import merge_atoms
+from assay._kernels.atoms import merge_atoms
 from assay._procedure_checks import check_confidence_level, check_n_resamples
 from assay._results._bands import CurveBand
 from assay._validation import (

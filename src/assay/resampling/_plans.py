@@ -20,6 +20,7 @@ import numpy as np
 
 from assay._kernels import paired, resample, streaming
 from assay._kernels._cache import user_stacklevel
+from assay._kernels.atoms import merge_atoms, merged_keys, row_keys
 from assay._scaling import scale_free_weights
 from assay._sort_choice import descending_order
 from assay._validation import (
@@ -91,7 +92,7 @@ def stream_plan(
     weights = scale_free_weights(as_sample_weight(sample_weight, n))
     if clusters is None and not (keyed and weights is not None):
         data = sort_scores(positive, scores, weights, group_ties=weights is None)
-        is_positive, continues, value = streaming.merge_atoms(
+        is_positive, continues, value = merge_atoms(
             data.positive_scores,
             data.negative_scores,
             data.positive_weights,
@@ -100,7 +101,7 @@ def stream_plan(
         )
         key = _EMPTY_KEY
         if keyed:
-            key = streaming.merged_keys(data.positive_scores, data.negative_scores, is_positive)
+            key = merged_keys(data.positive_scores, data.negative_scores, is_positive)
         in_cells = data.grouped or not keyed
         repeats = _EMPTY_BOOL if in_cells else _repeats(is_positive, continues, None)
         atoms = streaming.RowAtoms(
@@ -397,7 +398,7 @@ def _keyed_rows_of_a(
     ordered_rows = ordered_rows[within]
     is_positive, continues, value = _row_flags(scores_a, positive, None, ordered_rows)
     b_of_row = np.ascontiguousarray(scores_b[ordered_rows])
-    key = streaming.row_keys(np.ascontiguousarray(scores_a[ordered_rows]), b_of_row, is_positive)
+    key = row_keys(np.ascontiguousarray(scores_a[ordered_rows]), b_of_row, is_positive)
     repeats = _repeats(is_positive, continues, b_of_row[1:] == b_of_row[:-1])
     return ordered_rows, is_positive, continues, value, key, repeats
 
