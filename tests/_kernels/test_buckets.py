@@ -61,13 +61,23 @@ def bucketed(draw):
     return scores, marked, weights if use_weights else None, splitters, heavy
 
 
-def _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets):
+def _garbage(n, dtype):
+    """An allocator whose arrays hold garbage (all bits set), as a pool's reused memory
+    may: every value :func:`bucket_rows` returns must be written by it."""
+    values = np.empty(n, dtype=dtype)
+    values.view(np.uint8)[:] = 0xFF
+    return values
+
+
+def _check(
+    scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets, empty=np.empty
+):
     """Each bucket's rows of each class, by :func:`bucket_rows` and by searchsorted."""
     use_weights = weights is not None
     given_weights = weights if use_weights else np.zeros(0)
     negated, gathered, starts, cells = bucket_rows(
         scores, marked, marked_positive, given_weights, use_weights, scale, splitters, heavy,
-        n_buckets,
+        n_buckets, empty,
     )  # fmt: skip
     assert negated.dtype == scores.dtype
     assert starts.shape == (2 * n_buckets + 1,) and cells.shape == (2 * n_buckets,)
@@ -91,13 +101,15 @@ def _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_
 
 
 @settings(max_examples=300, deadline=None)
-@given(bucketed(), st.booleans(), st.sampled_from([1.0, 0.25, 8.0]))
-def test_rows_fall_in_the_bucket_of_searchsorted(data, marked_positive, scale):
+@given(bucketed(), st.booleans(), st.sampled_from([1.0, 0.25, 8.0]), st.booleans())
+def test_rows_fall_in_the_bucket_of_searchsorted(data, marked_positive, scale, garbage):
     """Every kept row lies in its class's run of its bucket, in input order, negated;
-    rows of weight 0 are left out, weights are multiplied by the scale."""
+    rows of weight 0 are left out, weights are multiplied by the scale; arrays from an
+    allocator that does not clear them give the same."""
     scores, marked, weights, splitters, heavy = data
     n_buckets = splitters.shape[0] + 1 + 2  # buckets past the last splitter stay empty
-    _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets)
+    empty = _garbage if garbage else np.empty
+    _check(scores, marked, marked_positive, weights, scale, splitters, heavy, n_buckets, empty)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -275,8 +275,12 @@ def test_radix_sort_joined_is_np_sort_of_the_joined_pieces(dtype, data) -> None:
     )
     pieces = [piece for piece in pieces if piece.shape[0]] or [np.array([-0.0], dtype=dtype)]
     copies = [piece.copy() for piece in pieces]
-    joined = sorting.radix_sort_joined(pieces)
+    given_out = data.draw(st.booleans())
+    out = np.full(sum(p.shape[0] for p in pieces), np.nan, dtype=dtype) if given_out else None
+    joined = sorting.radix_sort_joined(pieces, out=out)
     assert joined.dtype == dtype
+    if given_out:  # filled and returned
+        assert joined is out
     np.testing.assert_array_equal(joined, np.sort(np.concatenate(pieces)))
     assert not np.signbit(joined[joined == 0.0]).any()
     for piece, copy in zip(pieces, copies, strict=True):  # the pieces are left as they were
@@ -300,8 +304,20 @@ def test_radix_sort_joined_of_large_pieces_is_the_radix_sort(dtype) -> None:
     np.testing.assert_array_equal(joined.view(np.uint8), expected.view(np.uint8))
 
 
-def test_radix_sort_joined_of_one_value() -> None:
+@pytest.mark.parametrize("given_out", [False, True])
+def test_radix_sort_joined_of_one_value(given_out) -> None:
     pieces = [np.full(3, -0.0, dtype=np.float32), np.zeros(2, dtype=np.float32)]
-    joined = sorting.radix_sort_joined(pieces)
+    out = np.full(5, np.nan, dtype=np.float32) if given_out else None
+    joined = sorting.radix_sort_joined(pieces, out=out)
     assert joined.dtype == np.float32
+    assert given_out == (joined is out)
     np.testing.assert_array_equal(joined.view(np.uint32), np.zeros(5, dtype=np.uint32))
+
+
+@pytest.mark.parametrize(
+    "out", [np.empty(4, dtype=np.float32), np.empty(5, dtype=np.float64)], ids=["size", "dtype"]
+)
+def test_radix_sort_joined_rejects_an_out_of_another_size_or_dtype(out) -> None:
+    pieces = [np.array([2.0, 1.0], dtype=np.float32), np.array([3.0, 0.5, 1.0], np.float32)]
+    with pytest.raises(ValueError, match="`out` must hold 5 values of float32"):
+        sorting.radix_sort_joined(pieces, out=out)

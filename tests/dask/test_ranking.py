@@ -624,7 +624,9 @@ def test_buckets_sorted_either_way_give_one_machines_values(synchronous, monkeyp
     calls = []
     radix_sort_joined = _buckets.radix_sort_joined
     monkeypatch.setattr(
-        _buckets, "radix_sort_joined", lambda pieces: calls.append(1) or radix_sort_joined(pieces)
+        _buckets,
+        "radix_sort_joined",
+        lambda pieces, out: calls.append(1) or radix_sort_joined(pieces, out=out),
     )
     rng = np.random.default_rng(20261128)
     n = 60_000

@@ -18,6 +18,8 @@ the splitters below them one by one.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -130,6 +132,7 @@ def bucket_rows(
     splitters: np.ndarray,
     heavy: np.ndarray,
     n_buckets: int,
+    empty: Callable[[int, Any], np.ndarray] = np.empty,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows split by class and gathered by bucket, negated (:func:`count_buckets`,
     :func:`gather_buckets`), in one pass to count and one to gather: the rows are not
@@ -142,11 +145,13 @@ def bucket_rows(
     its negative rows ``negated[starts[2 * k + 1]:starts[2 * k + 2]]`` (``weights``,
     float64, alike; empty without ``use_weights``), ``cells[2 * k]`` and
     ``cells[2 * k + 1]`` the summed weight of each class's rows on heavy splitter ``k``.
-    The arrays are NumPy's (NumPy asks for huge pages on large arrays, see
-    :func:`~assay._kernels.ranking.split_buffers`).
+    The large arrays (each row's bucket, the negated scores, the weights) come from
+    ``empty(n, dtype)``: NumPy's by default (NumPy asks for huge pages on large arrays,
+    see :func:`~assay._kernels.ranking.split_buffers`), a pool's on a Dask worker
+    (:mod:`assay.dask._memory`).
     """
     size = scores.dtype.itemsize
-    ids = np.empty(scores.shape[0], dtype=np.int32)
+    ids = empty(scores.shape[0], np.int32)
     counts = np.zeros(2 * n_buckets, dtype=np.int64)
     cells = np.zeros(2 * n_buckets, dtype=np.float64)
     shift = _UNSIGNED[size](8 * size - CELL_BITS)
@@ -156,7 +161,7 @@ def bucket_rows(
                   counts, cells)  # fmt: skip
     starts = np.zeros(2 * n_buckets + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
-    negated = np.empty(int(starts[-1]), dtype=scores.dtype)
-    gathered = np.empty(int(starts[-1]) if use_weights else 0, dtype=np.float64)
+    negated = empty(int(starts[-1]), scores.dtype)
+    gathered = empty(int(starts[-1]) if use_weights else 0, np.float64)
     gather_buckets(scores, weights, use_weights, float(scale), ids, starts, negated, gathered)
     return negated, gathered, starts, cells

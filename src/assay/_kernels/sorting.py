@@ -519,10 +519,12 @@ def _key_of(value: Any, sign: int) -> np.uint64:
     return np.uint64(bits ^ (sign | (sign - 1)) if bits & sign else bits | sign)
 
 
-def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
+def radix_sort_joined(pieces: list[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
     """The values of several float64 or float32 arrays (one dtype, at least one value)
     in one new array, sorted ascending as :func:`radix_sort_floats` sorts (-0.0 becomes
-    0.0); the pieces are not changed.
+    0.0); the pieces are not changed.  ``out``: the array to fill and return (as many
+    values as the pieces hold, of their dtype); by default a new one from Numba's
+    allocator.
 
     The keys are made as the pieces are read, and the most-significant-digit pass
     scatters them straight from the pieces into the result: no joined copy and no
@@ -538,8 +540,19 @@ def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
     for bits in views:
         varying |= int(keys_varying(bits, sign, first))
     n = sum(piece.shape[0] for piece in pieces)
+    if out is None:
+        # from Numba's allocator, not NumPy's: NumPy advises the kernel to back arrays of
+        # 4 MiB or more with huge pages, and on a virtual machine that hands free memory
+        # back to its host a fresh huge page is often one the host must supply again,
+        # which Dask workers (their freed memory returned at once) paid on every bucket:
+        # 0.9 to 1.1 s of their CPU per call at 1e8 rows (docs/scale-out.md, "Fresh
+        # memory")
+        out = _fresh_like(pieces[0], n)
+    if out.shape != (n,) or out.dtype != dtype:
+        raise ValueError(f"`out` must hold {n} values of {dtype}.")
     if varying == 0:  # one value (+ 0.0: -0.0 is 0.0)
-        return np.full(n, pieces[0][0] + dtype.type(0.0), dtype=dtype)
+        out[:] = pieces[0][0] + dtype.type(0.0)
+        return out
     top_bits = min(_MSD_BITS, varying.bit_length())
     shift = np.uint64(varying.bit_length() - top_bits)
     mask = np.uint64((1 << top_bits) - 1)
@@ -548,17 +561,12 @@ def radix_sort_joined(pieces: list[np.ndarray]) -> np.ndarray:
         count_top_digits(bits, sign, shift, mask, starts)
     np.cumsum(starts, out=starts)
     offsets = starts[:-1].copy()
-    # the result from Numba's allocator, not NumPy's: NumPy advises the kernel to back
-    # arrays of 4 MiB or more with huge pages, and on a virtual machine that hands free
-    # memory back to its host a fresh huge page is often one the host must supply again,
-    # which Dask workers (their freed memory returned at once) paid on every bucket: 0.9
-    # to 1.1 s of their CPU per call at 1e8 rows (docs/scale-out.md, "Fresh memory")
-    keys = _fresh_like(views[0], n)
+    keys = out.view(unsigned)
     for bits in views:
         scatter_top_digits(bits, sign, shift, mask, offsets, keys)
     scratch = np.empty(int(np.diff(starts).max()), dtype=unsigned)
     finish_top_buckets(keys, starts, sign, scratch)
-    return keys.view(dtype)
+    return out
 
 
 def radix_sort_floats(values: np.ndarray) -> np.ndarray:

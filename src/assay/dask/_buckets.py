@@ -73,6 +73,7 @@ from assay._kernels.scans import (
 from assay._kernels.sorting import radix_sort_joined
 from assay._sort_choice import sort_in_place, sort_method
 from assay._validation import as_scores, binary_target
+from assay.dask import _memory
 from assay.dask._partitions import Plan, bucket_of, in_partition
 
 _EMPTY = np.empty(0, dtype=np.float64)
@@ -238,7 +239,7 @@ def _sorted_side(arrays: list[np.ndarray], dtype: np.dtype[Any]) -> np.ndarray:
     """One class's unweighted scores from several arrays, sorted into a new array."""
     n = sum(x.shape[0] for x in arrays)
     if n and sort_method(dtype, n) == "radix":
-        return radix_sort_joined(arrays)
+        return radix_sort_joined(arrays, out=_memory.pooled(n, dtype))
     joined = np.concatenate(arrays) if arrays else np.empty(0, dtype=dtype)
     sort_in_place(joined, "numpy")
     return joined

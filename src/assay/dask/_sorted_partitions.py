@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay._kernels.buckets import bucket_rows
+from assay.dask import _memory
 from assay.dask._buckets import Piece, join_pieces
 from assay.dask._partitions import (
     SAMPLE_SIZE,
@@ -103,6 +104,15 @@ def sorted_sample(data: SortedBinary | Rows, size: int) -> tuple[np.ndarray, flo
     return np.sort(sample), stride
 
 
+def _marked_rows(labels: np.ndarray, marked: Any) -> np.ndarray:
+    """Whether each label is ``marked`` (numbers compared into an array of
+    :func:`~assay.dask._memory.empty`)."""
+    if labels.dtype.kind not in "biuf":
+        return np.asarray(labels == marked, dtype=bool)
+    out = _memory.empty(labels.shape[0], np.bool_)
+    return np.equal(labels, marked, out=out)
+
+
 def sort_partition(
     index: int,
     n_partitions: int,
@@ -122,7 +132,7 @@ def sort_partition(
             y_true, y_score, sample_weight, pos_label, multiclass_hint, score_name, True
         )
         marked = part.classes[-1]
-        is_marked = np.asarray(part.labels == marked, dtype=bool)
+        is_marked = _marked_rows(part.labels, marked)
         scores = part.scores
         if part.weights is not None and scores.dtype != np.float64:
             scores = scores.astype(np.float64)  # the weighted sort works on float64 keys
@@ -212,7 +222,7 @@ def _cut_rows(rows: Rows, marked_positive: bool, scale: float, plan: Plan, n: in
     heavy = plan.heavy if plan.heavy.shape == splitters.shape else np.zeros(splitters.shape, bool)
     negated, gathered, starts, cells = bucket_rows(
         rows.scores, rows.marked, marked_positive, rows.weights, rows.use_weights, scale,
-        splitters, heavy, n,
+        splitters, heavy, n, _memory.empty,
     )  # fmt: skip
     sides = _slices((negated, gathered), rows.use_weights, itertools.pairwise(starts.tolist()))
     result = []
