@@ -77,7 +77,8 @@ def test_a_worker_without_room_hands_the_pools_memory_back(dask_client):
         _without_room, 1000, workers=[address], pure=False
     ).result()
     assert none and fallback != "Buffer"
-    assert kept - after > nbytes // 2, (kept, after)
+    if pa.default_memory_pool().backend_name != "system":  # the C allocator keeps nothing
+        assert kept - after > nbytes // 2, (kept, after)
     # and with room again, the pool serves arrays again
     got = dask_client.submit(_where_from, 10, "float32", workers=[address], pure=False).result()
     assert got is not None
