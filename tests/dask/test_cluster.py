@@ -150,9 +150,10 @@ def _transferred_keys(dask_worker: Any) -> list[str]:
 
 
 def test_calls_computed_at_once_move_each_piece_once(data, dask_client):
-    """Computed at once on a client (``compute=True``), a ranking job cuts the partitions
-    first and bundles their pieces on the worker that holds them: what moves is each
-    bucket's pieces, never a whole cut partition; the values are one machine's."""
+    """Computed at once on a client (``compute=True``), a ranking job checks the
+    partitions first, then cuts and bundles them on the worker that holds them: what
+    moves is each bucket's pieces, never a whole partition or bundle; the values are
+    one machine's."""
     frame, ddf = data
     y, score = frame["y"].to_numpy(), frame["score"].to_numpy()
     dask_client.run(_transferred_keys)
@@ -168,7 +169,8 @@ def test_calls_computed_at_once_move_each_piece_once(data, dask_client):
         ]
     moved = [key for keys in dask_client.run(_transferred_keys).values() for key in keys]
     assert "getitem" in moved, moved  # a bucket's pieces from a bundle: the pieces did move
-    assert not any(is_task_of(key, "cut_partition") for key in moved), moved
+    for name in ("sort_partition", "cut_partition", "cut_and_bundle", "combine_pieces"):
+        assert not any(is_task_of(key, name) for key in moved), (name, moved)
     auc, ap, curve, interval, replicated = got
     assert auc == assay.roc_auc_score(y, score)
     assert ap == assay.average_precision_score(y, score)

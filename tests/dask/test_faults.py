@@ -12,8 +12,9 @@ kill points:
 
 * ``sort_partition``: the first input partition read, checked, split and summarised;
 * ``cut_partition``: the first split partition gathered into buckets at the splitters;
-* ``combine_pieces``: the first bundle of the pieces of partitions that lie on one
-  worker (a call computed at once, which computes the cut partitions first);
+* ``cut_and_bundle``: the first bundle of the pieces of partitions that lie on one
+  worker, cut there (a call computed at once, which computes the checked partitions
+  first);
 * ``merge_bucket``: the first bucket merged from every partition's piece of it;
 * ``shuffle-transfer`` (DeLong's paired test, which moves rows): the first input
   partition handed to the shuffle (the shuffle is under way; Dask's peer-to-peer
@@ -112,7 +113,7 @@ def _compute_with_a_kill(
     """The lazy value ``build()`` computed on the cluster, the worker holding the first
     finished ``name`` task killed; the value and the killed ``(address, pid)``.
     ``at_once``: ``build()`` computes the value itself (a call with ``compute=True``,
-    which computes its cut partitions first, then the rest).
+    which computes its checked partitions first, then the rest).
 
     The graph is built with the cluster's client current, as a user's call with a
     client: Dask's shuffle is then its peer-to-peer shuffle (without a client, it is
@@ -159,10 +160,10 @@ def test_roc_auc_survives_a_killed_worker(cluster, rows, name):
     assert value == assay.roc_auc_score(frame["y"].to_numpy(), frame["score"].to_numpy())
 
 
-@pytest.mark.parametrize("name", ["cut_partition", "combine_pieces", "merge_bucket"])
+@pytest.mark.parametrize("name", ["sort_partition", "cut_and_bundle", "merge_bucket"])
 def test_roc_auc_computed_at_once_survives_a_killed_worker(cluster, rows, name):
-    # killed while the cut partitions are computed, or after, when the bundles are made
-    # on the workers that held them and the buckets merged
+    # killed while the checked partitions are computed, or after, when the bundles are
+    # cut and made on the workers that held them and the buckets merged
     frame, ddf = rows
     value, killed = _compute_with_a_kill(
         cluster, name, lambda: assay.dask.roc_auc_score(ddf["y"], ddf["score"]), at_once=True

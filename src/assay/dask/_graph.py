@@ -28,9 +28,9 @@ class RankingJob(NamedTuple):
 
     atoms: list[Delayed]
     prefix: Delayed
-    plan: Any
-    """The lazy plan, or its future when the cut partitions were computed first
-    (:func:`_located_groups`)."""
+    plan: Delayed
+    """The lazy plan (made of the checked partitions' futures when they were computed
+    first, :func:`_located_groups`)."""
     row_counts: list[Delayed]
     """The number of rows of each partition that carry weight."""
     frames: list[Delayed] | None = None
@@ -129,9 +129,10 @@ def ranking_job(
     sent is a task of the graph.  A group is made of consecutive partitions, wherever
     they lie, and its bundling task gathers them first: about half of the scores move
     twice on two workers.  With ``located`` (a caller that computes the result at once)
-    on a ``distributed`` client, the cut partitions are computed first and each group
-    is made of partitions that lie on one worker, where it is bundled
-    (:func:`_located_groups`): each piece moves once, to its bucket.  ``scans_only``: the
+    on a ``distributed`` client, the checked partitions are computed first and each
+    group is made of partitions that lie on one worker, where one task cuts and bundles
+    them (:func:`_located_groups`): each piece moves once, to its bucket, and the graph
+    has no task per partition after the read.  ``scans_only``: the
     caller only scans the merged buckets (never reads ``atoms``), whose buckets may be
     larger (:data:`~assay.dask._buckets.SCAN_PARTITIONS_PER_BUCKET`).
     """
@@ -146,19 +147,18 @@ def ranking_job(
         buckets.SCAN_PARTITIONS_PER_BUCKET if scans_only else buckets.ATOMS_PARTITIONS_PER_BUCKET
     )
     n_buckets = buckets.exchange_size(n, per_bucket)
-    plan = delayed(make_plan, pure=True)(
-        [part[0] for part in sorted_parts], pos_label, multiclass_hint, use_weights, n_buckets
-    )
-    # the cut takes the whole output (summary, sorted rows): where it already lies, and
-    # without a task to pick the rows out of it
-    split = [
-        delayed(sorted_partitions.cut_partition, pure=True)(part, plan, n_buckets)
-        for part in sorted_parts
-    ]
+    plan_options = (pos_label, multiclass_hint, use_weights, n_buckets)
     client = _computing_client() if located else None
     if client is not None:
-        plan, groups = _located_groups(client, plan, split, n_buckets)
+        plan, groups = _located_groups(client, sorted_parts, plan_options)
     else:
+        plan = delayed(make_plan, pure=True)([part[0] for part in sorted_parts], *plan_options)
+        # the cut takes the whole output (summary, sorted rows): where it already lies, and
+        # without a task to pick the rows out of it
+        split = [
+            delayed(sorted_partitions.cut_partition, pure=True)(part, plan, n_buckets)
+            for part in sorted_parts
+        ]
         size = math.ceil(n / buckets.exchange_groups(n))
         groups = [
             delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*split[i : i + size])
@@ -186,40 +186,75 @@ def _computing_client() -> Any:
 
 
 def _located_groups(
-    client: Any, plan: Delayed, split: list[Delayed], n_buckets: int
-) -> tuple[Any, list[Any]]:
-    """The plan and the cut partitions (:func:`~assay.dask._sorted_partitions.
-    cut_partition`) computed on ``client``, the cut partitions bundled where they lie:
-    those held by one worker form two groups (one if it holds a single partition), each
-    bundled by a task asked to run on that worker (another one if it has gone).
-    Returns the plan's future (the rest of the job uses it, and reads nothing again) and
-    the bundles.  The futures stay referenced by the job, so Dask recomputes them if a
-    worker is lost before the buckets are merged.  An error of a partition is raised
-    here, as it would be by the whole computation."""
+    client: Any, sorted_parts: list[Delayed], plan_options: tuple[Any, ...]
+) -> tuple[Delayed, list[tuple[Delayed, ...]]]:
+    """The lazy plan and the bundles of the cut partitions, made where the partitions
+    lie: the checked partitions (:func:`~assay.dask._sorted_partitions.sort_partition`)
+    are computed on ``client`` first; then, on each worker that holds some, one task
+    picks their summaries for the plan, and two tasks (one if it holds a single
+    partition) each cut half of them at the plan's splitters and bundle their pieces
+    (:func:`~assay.dask._sorted_partitions.cut_and_bundle`).  Each task, and each pick
+    of a bundle's bucket, is asked to run on that worker (another one if it has gone):
+    a checked partition never moves, and each piece moves once, to its bucket.
+
+    ``plan_options``: the arguments of :func:`~assay.dask._partitions.make_plan` after
+    the summaries, the number of buckets last.  Returns the plan and, for each bundle,
+    its ``n_buckets`` pieces and its count of kept rows.  The futures stay referenced by
+    the graph, so Dask recomputes them if a worker is lost before the buckets are
+    merged.  An error of a partition is raised here, as it would be by the whole
+    computation."""
     from distributed import wait
 
-    plan_future, *futures = client.compute([plan, *split])
-    wait([plan_future, *futures])
-    for future in (plan_future, *futures):
+    n_buckets = plan_options[-1]
+    futures = client.compute(sorted_parts)
+    wait(futures)
+    for future in futures:
         if future.status == "error":
             future.result()  # raises the partition's error
     holders = client.who_has(futures)
-    by_worker: dict[str, list[Any]] = {}
-    for future in futures:
+    by_worker: dict[str, list[tuple[int, Any]]] = {}
+    for index, future in enumerate(futures):
         addresses = sorted(holders.get(future.key, ()))
-        by_worker.setdefault(addresses[0] if addresses else "", []).append(future)
+        by_worker.setdefault(addresses[0] if addresses else "", []).append((index, future))
+    order: list[int] = []
+    picked = []
+    for address, held in by_worker.items():
+        with _on_worker(address):
+            picked.append(
+                delayed(sorted_partitions.summaries_of, pure=True)(*(f for _, f in held))
+            )
+        order.extend(index for index, _ in held)
+    plan = delayed(_plan_in_order, pure=True)(picked, order, *plan_options)
     groups = []
     for address, held in by_worker.items():
         half = math.ceil(len(held) / 2)
         for members in (held[:half], held[half:]):
             if not members:
                 continue
-            restriction = {"workers": [address], "allow_other_workers": True} if address else {}
-            with dask.annotate(**restriction):
-                groups.append(
-                    delayed(buckets.combine_pieces, pure=True, nout=n_buckets + 1)(*members)
+            with _on_worker(address):  # the bundle, and the picks of its buckets
+                bundle = delayed(sorted_partitions.cut_and_bundle, pure=True, nout=n_buckets + 1)(
+                    plan, n_buckets, *(f for _, f in members)
                 )
-    return plan_future, groups
+                groups.append(tuple(bundle[k] for k in range(n_buckets + 1)))
+    return plan, groups
+
+
+def _on_worker(address: str) -> Any:
+    """Tasks made in this context are asked to run on the worker at ``address`` (or on
+    another one if it has gone; no restriction for an empty address)."""
+    if not address:
+        return dask.annotate()
+    return dask.annotate(workers=[address], allow_other_workers=True)
+
+
+def _plan_in_order(picked: list[list[Any]], order: list[int], *plan_options: Any) -> Any:
+    """:func:`~assay.dask._partitions.make_plan` of the summaries picked on each worker
+    (``order``: the partition of each, in the order picked), in partition order."""
+    summaries: list[Any] = [None] * len(order)
+    picks = (summary for summaries_of_worker in picked for summary in summaries_of_worker)
+    for index, summary in zip(order, picks, strict=True):
+        summaries[index] = summary
+    return make_plan(summaries, *plan_options)
 
 
 class ScanValue(NamedTuple):

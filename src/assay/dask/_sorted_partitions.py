@@ -16,7 +16,10 @@ lies, then cut into one piece per bucket.
    the rows on a heavy splitter summed into one cell), their weights multiplied by the
    plan's power of two as one machine multiplies them; or it cuts the sorted cells at
    the splitters, bringing their weights to the plan's power of two (an exact
-   multiplication by a power of two).
+   multiplication by a power of two).  A call computed at once on a ``distributed``
+   client cuts the partitions that lie on one worker, and bundles their pieces, in one
+   task there (:func:`cut_and_bundle`; their summaries are picked by one task a worker,
+   :func:`summaries_of`).
 
 The rows are read once: the checked partition stays on its worker between the two
 steps (Dask spills it to disk when memory runs short).
@@ -31,7 +34,7 @@ import numpy as np
 
 from assay._kernels.buckets import bucket_rows
 from assay.dask import _memory
-from assay.dask._buckets import Piece, join_pieces
+from assay.dask._buckets import Piece, combine_pieces, join_pieces
 from assay.dask._partitions import (
     SAMPLE_SIZE,
     CheckedPartition,
@@ -190,6 +193,21 @@ def cut_partition(
         positive = (positive[0], positive[1] * ratio)
         negative = (negative[0], negative[1] * ratio)
     return (*_cut_sorted((positive, negative), data.use_weights, plan, n_buckets), part.kept)
+
+
+def summaries_of(*outputs: tuple[PartitionSummary, SortedPartition]) -> list[PartitionSummary]:
+    """The summaries of several checked partitions (outputs of :func:`sort_partition`),
+    picked where they lie."""
+    return [output[0] for output in outputs]
+
+
+def cut_and_bundle(
+    plan: Plan, n_buckets: int, *outputs: tuple[PartitionSummary, SortedPartition]
+) -> tuple[Any, ...]:
+    """Several checked partitions cut at the plan's splitters (:func:`cut_partition`)
+    and their pieces bundled by bucket (:func:`~assay.dask._buckets.combine_pieces`), in
+    one task where they lie."""
+    return combine_pieces(*(cut_partition(output, plan, n_buckets) for output in outputs))
 
 
 Side = tuple[np.ndarray, np.ndarray]
