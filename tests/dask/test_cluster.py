@@ -21,6 +21,7 @@ import dask
 from tests.dask.conftest import (
     PARTITION_SIZES,
     assert_peer_to_peer,
+    cluster_arguments,
     graph_names,
     is_task_of,
     partitioned,
@@ -28,6 +29,8 @@ from tests.dask.conftest import (
 )
 from tests.dask.test_delong import assert_equal_results
 from tests.dask.test_ranking import FRACTIONAL_WEIGHTS_RTOL, WEIGHTS
+
+distributed = pytest.importorskip("distributed")
 
 # regression sums run in another order than on one machine (see test_regression.py)
 REGRESSION_RTOL = 1e-12
@@ -182,3 +185,26 @@ def test_calls_computed_at_once_move_each_piece_once(data, dask_client):
     expected = assay.bootstrap(assay.roc_auc_score, y, score, n_resamples=20, rng=7,
                                resampling="poisson")  # fmt: skip
     assert np.array_equal(replicated.bootstrap_distribution, expected.bootstrap_distribution)
+
+
+def test_a_worker_with_more_threads_cuts_one_bundle_a_thread(data):
+    """Computed at once, the partitions on a worker are cut and bundled by two tasks, or
+    by one a thread when the worker has more threads (they cut at once); the value is
+    one machine's."""
+    frame, _ = data
+    ddf = partitioned(frame, (9_000,) * 8)
+    y = frame["y"].to_numpy()[: 8 * 9_000]
+    score = frame["score"].to_numpy()[: 8 * 9_000]
+    for threads, bundles in ((1, 2), (3, 3)):
+        with (
+            distributed.LocalCluster(
+                **cluster_arguments(n_workers=1, threads_per_worker=threads, processes=False)
+            ) as cluster,
+            distributed.Client(cluster, set_as_default=False) as client,
+            client.as_current(),
+            distributed.get_task_stream(client) as stream,
+        ):
+            got = assay.dask.roc_auc_score(ddf["y"], ddf["score"])
+        names = [is_task_of(entry["key"], "cut_and_bundle") for entry in stream.data]
+        assert sum(names) == bundles, (threads, sum(names))
+        assert got == assay.roc_auc_score(y, score)

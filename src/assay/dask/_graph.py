@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -28,9 +29,9 @@ class RankingJob(NamedTuple):
 
     atoms: list[Delayed]
     prefix: Delayed
-    plan: Delayed
-    """The lazy plan (made of the checked partitions' futures when they were computed
-    first, :func:`_located_groups`)."""
+    plan: Any
+    """The lazy plan, or its future when the partitions were checked, cut and bundled
+    first (:func:`_located_groups`)."""
     row_counts: list[Delayed]
     """The number of rows of each partition that carry weight."""
     frames: list[Delayed] | None = None
@@ -187,30 +188,29 @@ def _computing_client() -> Any:
 
 def _located_groups(
     client: Any, sorted_parts: list[Delayed], plan_options: tuple[Any, ...]
-) -> tuple[Delayed, list[tuple[Delayed, ...]]]:
-    """The lazy plan and the bundles of the cut partitions, made where the partitions
-    lie: the checked partitions (:func:`~assay.dask._sorted_partitions.sort_partition`)
-    are computed on ``client`` first; then, on each worker that holds some, one task
-    picks their summaries for the plan, and two tasks (one if it holds a single
-    partition) each cut half of them at the plan's splitters and bundle their pieces
-    (:func:`~assay.dask._sorted_partitions.cut_and_bundle`).  Each task, and each pick
-    of a bundle's bucket, is asked to run on that worker (another one if it has gone):
-    a checked partition never moves, and each piece moves once, to its bucket.
+) -> tuple[Any, list[tuple[Delayed, ...]]]:
+    """The plan and the bundles of the cut partitions, made where the partitions lie.
+
+    The checked partitions (:func:`~assay.dask._sorted_partitions.sort_partition`) are
+    computed on ``client`` first.  Then, on each worker that holds some, one task picks
+    their summaries for the plan, and two tasks (one a thread if it has more threads;
+    one if it holds a single partition) each cut their share of them at the plan's
+    splitters and bundle their pieces
+    (:func:`~assay.dask._sorted_partitions.cut_and_bundle`); the plan and the bundles
+    are computed too, and the checked partitions let go.  Each task, and each pick of a
+    bundle's bucket, is asked to run on that worker (another one if it has gone): a
+    checked partition never moves, and each piece moves once, to its bucket.
 
     ``plan_options``: the arguments of :func:`~assay.dask._partitions.make_plan` after
-    the summaries, the number of buckets last.  Returns the plan and, for each bundle,
-    its ``n_buckets`` pieces and its count of kept rows.  The futures stay referenced by
-    the graph, so Dask recomputes them if a worker is lost before the buckets are
-    merged.  An error of a partition is raised here, as it would be by the whole
-    computation."""
-    from distributed import wait
-
+    the summaries, the number of buckets last.  Returns the plan's future and, for each
+    bundle, the lazy picks of its ``n_buckets`` pieces and of its count of kept rows.
+    The futures of the plan and the bundles stay referenced by the graph, so Dask
+    recomputes them (the checked partitions again, from the input) if a worker is lost
+    before the buckets are merged.  An error of a partition is raised here, as it would
+    be by the whole computation."""
     n_buckets = plan_options[-1]
     futures = client.compute(sorted_parts)
-    wait(futures)
-    for future in futures:
-        if future.status == "error":
-            future.result()  # raises the partition's error
+    _raise_first_error(futures)
     holders = client.who_has(futures)
     by_worker: dict[str, list[tuple[int, Any]]] = {}
     for index, future in enumerate(futures):
@@ -225,18 +225,43 @@ def _located_groups(
             )
         order.extend(index for index, _ in held)
     plan = delayed(_plan_in_order, pure=True)(picked, order, *plan_options)
-    groups = []
+    workers = client.scheduler_info(n_workers=-1)["workers"]
+    threads = {address: int(info.get("nthreads", 1)) for address, info in workers.items()}
+    placed = []
     for address, held in by_worker.items():
-        half = math.ceil(len(held) / 2)
-        for members in (held[:half], held[half:]):
-            if not members:
-                continue
-            with _on_worker(address):  # the bundle, and the picks of its buckets
-                bundle = delayed(sorted_partitions.cut_and_bundle, pure=True, nout=n_buckets + 1)(
-                    plan, n_buckets, *(f for _, f in members)
+        # two bundles a worker, or one a thread if it has more (its threads cut at once)
+        size = math.ceil(len(held) / max(2, threads.get(address, 1)))
+        for start in range(0, len(held), size):
+            with _on_worker(address):
+                bundle = delayed(sorted_partitions.cut_and_bundle, pure=True)(
+                    plan, n_buckets, *(f for _, f in held[start : start + size])
                 )
-                groups.append(tuple(bundle[k] for k in range(n_buckets + 1)))
-    return plan, groups
+            placed.append((address, bundle))
+    # the plan and the bundles computed in turn: the checked partitions, which only the
+    # bundles read, are then let go (Dask recomputes them from the files if a bundle is
+    # lost)
+    plan_future, *bundles = client.compute([plan, *(bundle for _, bundle in placed)])
+    _raise_first_error([plan_future, *bundles])
+    groups = []
+    for (address, _), bundle in zip(placed, bundles, strict=True):
+        with _on_worker(address):  # each pick of a bucket where its bundle lies
+            groups.append(
+                tuple(
+                    delayed(operator.getitem, pure=True)(bundle, k) for k in range(n_buckets + 1)
+                )
+            )
+    return plan_future, groups
+
+
+def _raise_first_error(futures: list[Any]) -> None:
+    """Wait for ``futures``; the first that failed raises its error (a partition's
+    error, as the whole computation would raise it)."""
+    from distributed import wait
+
+    wait(futures)
+    for future in futures:
+        if future.status == "error":
+            future.result()
 
 
 def _on_worker(address: str) -> Any:
