@@ -225,8 +225,7 @@ def _located_groups(
             )
         order.extend(index for index, _ in held)
     plan = delayed(_plan_in_order, pure=True)(picked, order, *plan_options)
-    workers = client.scheduler_info(n_workers=-1)["workers"]
-    threads = {address: int(info.get("nthreads", 1)) for address, info in workers.items()}
+    threads = {address: int(count) for address, count in client.nthreads().items()}
     placed = []
     for address, held in by_worker.items():
         # two bundles a worker, or one a thread if it has more (its threads cut at once)
